@@ -1,0 +1,75 @@
+"""framework: a typed Python reimplementation of PyTorch's core on NumPy."""
+
+from framework import _builtin_fallbacks as _builtin_fallbacks
+from framework import ops as ops
+from framework._tensor import Tensor, from_numpy
+from framework.c10.device import Device as device
+from framework.c10.device import Layout, MemoryFormat, channels_last, contiguous_format, preserve_format, strided
+from framework.c10.dtypes import (
+    bool_ as bool,
+)
+from framework.c10.dtypes import (
+    can_cast,
+    complex64,
+    complex128,
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    set_default_dtype,
+    uint8,
+)
+from framework.library import Library
+
+cfloat = complex64
+cdouble = complex128
+half = float16
+float = float32
+double = float64
+short = int16
+int = int32
+long = int64
+
+__all__ = [
+    "Layout",
+    "Library",
+    "MemoryFormat",
+    "Tensor",
+    "bool",
+    "can_cast",
+    "cdouble",
+    "cfloat",
+    "channels_last",
+    "complex64",
+    "complex128",
+    "contiguous_format",
+    "device",
+    "double",
+    "dtype",
+    "float",
+    "float16",
+    "float32",
+    "float64",
+    "from_numpy",
+    "get_default_dtype",
+    "half",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "long",
+    "ops",
+    "preserve_format",
+    "promote_types",
+    "set_default_dtype",
+    "short",
+    "strided",
+    "uint8",
+]

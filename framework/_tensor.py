@@ -1,0 +1,110 @@
+"""`Tensor`: the Python handle on a `TensorImpl` (PyTorch's `at::Tensor` / `torch.Tensor`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from framework.c10.device import Device
+from framework.c10.dispatch_key import DispatchKeySet
+from framework.c10.dtypes import dtype, dtype_from_numpy
+from framework.c10.tensor_impl import TensorImpl
+
+
+class Tensor:
+    """A handle on a `TensorImpl`; several handles may share one storage (views)."""
+
+    __slots__ = ("__weakref__", "_impl")
+
+    def __init__(self, impl: TensorImpl) -> None:
+        self._impl = impl
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._impl.sizes
+
+    def size(self, dim: int | None = None) -> tuple[int, ...] | int:
+        sizes = self._impl.sizes
+        return sizes if dim is None else sizes[self._wrap_dim(dim)]
+
+    def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
+        strides = self._impl.strides
+        return strides if dim is None else strides[self._wrap_dim(dim)]
+
+    def _wrap_dim(self, dim: int) -> int:
+        n = len(self._impl.sizes)
+        if not -n <= dim < n or (n == 0 and dim not in (0, -1)):
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(n, 1)}, {max(n, 1) - 1}], "
+                f"but got {dim})"
+            )
+        return dim % n if n else 0
+
+    def storage_offset(self) -> int:
+        return self._impl.storage_offset
+
+    @property
+    def dtype(self) -> dtype:
+        return self._impl.dtype
+
+    @property
+    def device(self) -> Device:
+        return self._impl.device
+
+    @property
+    def key_set(self) -> DispatchKeySet:
+        """The dispatch keys of this tensor (PyTorch's `torch._C._dispatch_keys(t)`)."""
+        return self._impl.key_set
+
+    def dim(self) -> int:
+        return len(self._impl.sizes)
+
+    @property
+    def ndim(self) -> int:
+        return len(self._impl.sizes)
+
+    def numel(self) -> int:
+        return self._impl.numel()
+
+    def is_contiguous(self) -> bool:
+        return self._impl.is_contiguous()
+
+    def data_ptr(self) -> int:
+        impl = self._impl
+        return impl.storage.data_ptr() + impl.storage_offset * impl.dtype.itemsize
+
+    def numpy(self) -> npt.NDArray[Any]:
+        """A NumPy array sharing this tensor's memory."""
+        return self._impl.numpy_view()
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
+        array = self._impl.numpy_view()
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    def tolist(self) -> Any:
+        return self._impl.numpy_view().tolist()
+
+    def item(self) -> bool | int | float | complex:
+        if self._impl.numel() != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._impl.numel()} elements cannot be converted to Scalar"
+            )
+        value: bool | int | float | complex = self._impl.numpy_view().reshape(()).item()
+        return value
+
+    def __repr__(self) -> str:
+        impl = self._impl
+        if impl.storage.data is None:
+            return f"tensor(..., device='{impl.device}', size={impl.sizes}, dtype={impl.dtype})"
+        return f"tensor({np.array2string(impl.numpy_view(), separator=', ')}, dtype={impl.dtype})"
+
+
+def from_numpy(array: npt.NDArray[Any]) -> Tensor:
+    """A CPU tensor sharing memory with `array` (as `torch.from_numpy`)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    return Tensor(TensorImpl.from_numpy(array, dtype_from_numpy(array.dtype)))

@@ -1,0 +1,55 @@
+"""The dispatcher core: schemas, kernels, operator entries and the dispatcher itself."""
+
+from framework.c10.dispatch.dispatcher import (
+    Dispatcher,
+    OperatorEntry,
+    OperatorHandle,
+    RegistrationError,
+    RegistrationHandle,
+    TableEntry,
+    dispatcher,
+)
+from framework.c10.dispatch.kernel_function import KernelFunction, KernelKind, fallthrough_kernel
+from framework.c10.dispatch.schema import (
+    AliasInfo,
+    Argument,
+    BaseTy,
+    BaseType,
+    CustomClassType,
+    FunctionSchema,
+    ListType,
+    OptionalType,
+    SchemaParseError,
+    SchemaType,
+    TensorKind,
+    parse_schema,
+    parse_type,
+    tensor_kind,
+)
+
+__all__ = [
+    "AliasInfo",
+    "Argument",
+    "BaseTy",
+    "BaseType",
+    "CustomClassType",
+    "Dispatcher",
+    "FunctionSchema",
+    "KernelFunction",
+    "KernelKind",
+    "ListType",
+    "OperatorEntry",
+    "OperatorHandle",
+    "OptionalType",
+    "RegistrationError",
+    "RegistrationHandle",
+    "SchemaParseError",
+    "SchemaType",
+    "TableEntry",
+    "TensorKind",
+    "dispatcher",
+    "fallthrough_kernel",
+    "parse_schema",
+    "parse_type",
+    "tensor_kind",
+]

@@ -1,0 +1,179 @@
+"""`TensorImpl`: the data of a tensor, as the dispatcher and kernels see it.
+
+A TensorImpl is a strided view (sizes, strides, storage offset, all in elements) of a
+`StorageImpl`, with a dtype, a device, the dispatch key set its device implies, a version counter
+shared with every view of the same data, and a slot for autograd metadata.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from framework.c10.device import Device, DeviceType
+from framework.c10.dispatch_key import DispatchKey, DispatchKeySet, autograd_key_for_backend
+from framework.c10.dtypes import dtype
+from framework.c10.storage import StorageImpl, get_cpu_allocator, get_meta_allocator
+
+_BACKEND_OF_DEVICE: Final[dict[DeviceType, DispatchKey]] = {
+    DeviceType.CPU: DispatchKey.CPU,
+    DeviceType.Meta: DispatchKey.Meta,
+    DeviceType.PrivateUse1: DispatchKey.PrivateUse1,
+}
+
+
+def backend_key_for_device(device: Device) -> DispatchKey:
+    """The backend dispatch key of tensors on `device`."""
+    return _BACKEND_OF_DEVICE[device.device_type]
+
+
+def key_set_for_device(device: Device) -> DispatchKeySet:
+    """A new tensor's key set on `device`: its backend and that backend's autograd key."""
+    backend = backend_key_for_device(device)
+    return DispatchKeySet((backend, autograd_key_for_backend(backend)))
+
+
+def contiguous_strides(sizes: Sequence[int]) -> tuple[int, ...]:
+    """Row-major strides (in elements) for `sizes`."""
+    strides = []
+    acc = 1
+    for s in reversed(sizes):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+class VersionCounter:
+    """Counts in-place modifications; shared by a tensor and all its views."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, version: int = 0) -> None:
+        self.version = version
+
+    def bump(self) -> None:
+        self.version += 1
+
+
+class TensorImpl:
+    """Sizes, strides and offset over a storage, plus dtype, device, keys, version, autograd slot."""
+
+    __slots__ = (
+        "autograd_meta",
+        "device",
+        "dtype",
+        "key_set",
+        "sizes",
+        "storage",
+        "storage_offset",
+        "strides",
+        "version_counter",
+    )
+
+    def __init__(
+        self,
+        storage: StorageImpl,
+        dtype: dtype,
+        sizes: Sequence[int],
+        strides: Sequence[int] | None = None,
+        storage_offset: int = 0,
+        key_set: DispatchKeySet | None = None,
+        version_counter: VersionCounter | None = None,
+    ) -> None:
+        self.storage = storage
+        self.dtype = dtype
+        self.device: Device = storage.device
+        self.sizes: tuple[int, ...] = tuple(sizes)
+        self.strides: tuple[int, ...] = (
+            contiguous_strides(self.sizes) if strides is None else tuple(strides)
+        )
+        if len(self.strides) != len(self.sizes):
+            raise ValueError(
+                f"TensorImpl: sizes {list(self.sizes)} and strides {list(self.strides)} must have "
+                "the same length"
+            )
+        self.storage_offset = storage_offset
+        self.key_set = key_set_for_device(self.device) if key_set is None else key_set
+        self.version_counter = VersionCounter() if version_counter is None else version_counter
+        self.autograd_meta: object | None = None
+
+    @classmethod
+    def empty(cls, sizes: Sequence[int], dtype: dtype, device: Device) -> TensorImpl:
+        """A new contiguous tensor of `sizes` with fresh (uninitialised) storage on `device`."""
+        for s in sizes:
+            if s < 0:
+                raise RuntimeError(
+                    f"Trying to create tensor with negative dimension {s}: {list(sizes)}"
+                )
+        if device.device_type is DeviceType.CPU:
+            allocator = get_cpu_allocator()
+        elif device.device_type is DeviceType.Meta:
+            allocator = get_meta_allocator()
+        else:
+            raise RuntimeError(f"TensorImpl.empty: no allocator for device '{device}'")
+        nbytes = math.prod(sizes) * dtype.itemsize
+        return cls(StorageImpl(nbytes, allocator), dtype, sizes)
+
+    @classmethod
+    def from_numpy(cls, array: npt.NDArray[Any], dtype: dtype) -> TensorImpl:
+        """A CPU tensor sharing the memory of `array` (strides converted from bytes to elements)."""
+        itemsize = array.dtype.itemsize
+        if any(st < 0 for st in array.strides):
+            raise ValueError(
+                "At least one stride in the given numpy array is negative, and tensors with "
+                "negative strides are not currently supported. (You can probably work around this "
+                "by making a copy of your array  with array.copy().) "
+            )
+        if any(st % itemsize for st in array.strides):
+            raise ValueError(
+                "given numpy array strides not a multiple of the element byte size. Copy the numpy "
+                f"array to reallocate the memory. (strides {array.strides}, element size {itemsize})"
+            )
+        strides = tuple(st // itemsize for st in array.strides)
+        extent = 0 if array.size == 0 else 1 + sum((n - 1) * st for n, st in zip(array.shape, strides, strict=True))
+        flat = np.lib.stride_tricks.as_strided(array, shape=(extent,), strides=(itemsize,))
+        return cls(StorageImpl.from_buffer(flat), dtype, array.shape, strides)
+
+    def numel(self) -> int:
+        return math.prod(self.sizes)
+
+    def dim(self) -> int:
+        return len(self.sizes)
+
+    def is_contiguous(self) -> bool:
+        """Row-major contiguity, ignoring the strides of size-1 dimensions (as PyTorch does)."""
+        expected = 1
+        for size, stride in zip(reversed(self.sizes), reversed(self.strides), strict=True):
+            if size == 0:
+                return True
+            if size != 1:
+                if stride != expected:
+                    return False
+                expected *= size
+        return True
+
+    def numpy_view(self) -> npt.NDArray[Any]:
+        """A NumPy array viewing this tensor's elements in its storage (no copy)."""
+        data = self.storage.data
+        if data is None:
+            raise RuntimeError(
+                f"Cannot access data of a tensor on device '{self.device}': it has no storage data"
+            )
+        itemsize = self.dtype.itemsize
+        flat = data.view(self.dtype.numpy_dtype)
+        return np.lib.stride_tricks.as_strided(
+            flat[self.storage_offset :] if self.numel() else flat,
+            shape=self.sizes,
+            strides=tuple(st * itemsize for st in self.strides),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"TensorImpl(sizes={list(self.sizes)}, strides={list(self.strides)}, "
+            f"storage_offset={self.storage_offset}, dtype={self.dtype}, device={self.device}, "
+            f"key_set={self.key_set})"
+        )
