@@ -4,7 +4,14 @@ from framework import _builtin_fallbacks as _builtin_fallbacks
 from framework import ops as ops
 from framework._tensor import Tensor, from_numpy
 from framework.c10.device import Device as device
-from framework.c10.device import Layout, MemoryFormat, channels_last, contiguous_format, preserve_format, strided
+from framework.c10.device import (
+    Layout,
+    MemoryFormat,
+    channels_last,
+    contiguous_format,
+    preserve_format,
+    strided,
+)
 from framework.c10.dtypes import (
     bool_ as bool,
 )

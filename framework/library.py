@@ -109,7 +109,12 @@ class Library:
                         f"registration was registered at {self._location}"
                     )
                 _def_namespaces[ns] = self._location
-            self._handles.append(RegistrationHandle(lambda: _def_namespaces.pop(ns, None)))
+            self._handles.append(RegistrationHandle(lambda: self._release_namespace()))
+
+    def _release_namespace(self) -> None:
+        with _def_lock:
+            if _def_namespaces.get(self.ns) == self._location:
+                del _def_namespaces[self.ns]
 
     def __repr__(self) -> str:
         return f"Library(kind={self.kind}, ns={self.ns}, dispatch_key={self.dispatch_key})"

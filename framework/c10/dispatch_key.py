@@ -51,6 +51,7 @@ NUM_RUNTIME_KEYS: Final = int(DispatchKey.Autograd)
 """Runtime keys occupy bits 1..NUM_RUNTIME_KEYS-1; table index == key value."""
 
 _KEYS_BY_VALUE: Final[tuple[DispatchKey, ...]] = tuple(DispatchKey)
+_INTERNED: dict[int, DispatchKeySet] = {}
 
 
 def parse_dispatch_key(name: str | DispatchKey) -> DispatchKey:
@@ -87,9 +88,13 @@ class DispatchKeySet:
 
     @classmethod
     def from_bits(cls, bits: int) -> DispatchKeySet:
-        """The set whose bitset is `bits` (no validation: for internal use on the hot path)."""
-        ks = cls.__new__(cls)
-        object.__setattr__(ks, "repr", bits)
+        """The set whose bitset is `bits`.  Sets are interned (there are at most 2**11), so
+        this is a dictionary lookup on the hot path."""
+        ks = _INTERNED.get(bits)
+        if ks is None:
+            ks = cls.__new__(cls)
+            object.__setattr__(ks, "repr", bits)
+            ks = _INTERNED.setdefault(bits, ks)
         return ks
 
     @classmethod
@@ -101,13 +106,19 @@ class DispatchKeySet:
         raise AttributeError("DispatchKeySet is immutable")
 
     def __or__(self, other: DispatchKeySet) -> DispatchKeySet:
-        return DispatchKeySet.from_bits(self.repr | other.repr)
+        bits = self.repr | other.repr
+        ks = _INTERNED.get(bits)
+        return ks if ks is not None else DispatchKeySet.from_bits(bits)
 
     def __and__(self, other: DispatchKeySet) -> DispatchKeySet:
-        return DispatchKeySet.from_bits(self.repr & other.repr)
+        bits = self.repr & other.repr
+        ks = _INTERNED.get(bits)
+        return ks if ks is not None else DispatchKeySet.from_bits(bits)
 
     def __sub__(self, other: DispatchKeySet) -> DispatchKeySet:
-        return DispatchKeySet.from_bits(self.repr & ~other.repr)
+        bits = self.repr & ~other.repr
+        ks = _INTERNED.get(bits)
+        return ks if ks is not None else DispatchKeySet.from_bits(bits)
 
     def add(self, key: DispatchKey) -> DispatchKeySet:
         return self | DispatchKeySet(key)

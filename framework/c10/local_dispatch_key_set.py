@@ -2,11 +2,14 @@
 
 Every thread starts with included = {BackendSelect, ADInplaceOrView} and nothing excluded.  The
 dispatcher reads both on every call: keys = (keys of the tensor arguments | included) - excluded.
+
+The state lives in a `ContextVar` holding the pair of raw bitsets: each thread starts from the
+default (as each thread's TLS does in PyTorch), and a read costs one C call on the hot path.
 """
 
 from __future__ import annotations
 
-import threading
+from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import Final
 
@@ -18,27 +21,20 @@ from framework.c10.dispatch_key import (
     DispatchKeySet,
 )
 
+local_keys: Final[ContextVar[tuple[int, int]]] = ContextVar(
+    "framework_local_dispatch_keys", default=(DEFAULT_INCLUDED.repr, 0)
+)
+"""(included bits, excluded bits) of the current thread."""
 
-class _LocalState(threading.local):
-    """Raw bitsets, read on the dispatcher's hot path."""
-
-    included: int
-    excluded: int
-
-    def __init__(self) -> None:
-        self.included = DEFAULT_INCLUDED.repr
-        self.excluded = 0
-
-
-tls_state: Final = _LocalState()
+get_local_keys: Final = local_keys.get
 
 
 def tls_included() -> DispatchKeySet:
-    return DispatchKeySet.from_bits(tls_state.included)
+    return DispatchKeySet.from_bits(get_local_keys()[0])
 
 
 def tls_excluded() -> DispatchKeySet:
-    return DispatchKeySet.from_bits(tls_state.excluded)
+    return DispatchKeySet.from_bits(get_local_keys()[1])
 
 
 def tls_is_dispatch_key_included(key: DispatchKey) -> bool:
@@ -54,18 +50,21 @@ def _as_keyset(keys: DispatchKeySet | DispatchKey | str) -> DispatchKeySet:
 
 
 class _Guard:
-    """Adds keys to one of the thread's sets on enter and restores the previous set on exit."""
+    """Adds keys to one of the thread's sets on enter and restores the previous state on exit."""
 
-    __slots__ = ("_bits", "_saved")
-    _field = ""
+    __slots__ = ("_bits", "_token")
+    _excluding = False
 
     def __init__(self, keys: DispatchKeySet | DispatchKey | str) -> None:
         self._bits = _as_keyset(keys).repr
-        self._saved = 0
+        self._token: Token[tuple[int, int]] | None = None
 
     def __enter__(self) -> None:
-        self._saved = getattr(tls_state, self._field)
-        setattr(tls_state, self._field, self._saved | self._bits)
+        included, excluded = get_local_keys()
+        if self._excluding:
+            self._token = local_keys.set((included, excluded | self._bits))
+        else:
+            self._token = local_keys.set((included | self._bits, excluded))
 
     def __exit__(
         self,
@@ -73,21 +72,22 @@ class _Guard:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        setattr(tls_state, self._field, self._saved)
+        if self._token is not None:
+            local_keys.reset(self._token)
+            self._token = None
 
 
 class IncludeDispatchKeyGuard(_Guard):
     """`with IncludeDispatchKeyGuard(keys):` adds keys to the thread's included set."""
 
     __slots__ = ()
-    _field = "included"
 
 
 class ExcludeDispatchKeyGuard(_Guard):
     """`with ExcludeDispatchKeyGuard(keys):` adds keys to the thread's excluded set."""
 
     __slots__ = ()
-    _field = "excluded"
+    _excluding = True
 
 
 class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):

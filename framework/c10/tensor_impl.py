@@ -17,7 +17,7 @@ import numpy.typing as npt
 from framework.c10.device import Device, DeviceType
 from framework.c10.dispatch_key import DispatchKey, DispatchKeySet, autograd_key_for_backend
 from framework.c10.dtypes import dtype
-from framework.c10.storage import StorageImpl, get_cpu_allocator, get_meta_allocator
+from framework.c10.storage import Allocator, StorageImpl, get_cpu_allocator, get_meta_allocator
 
 _BACKEND_OF_DEVICE: Final[dict[DeviceType, DispatchKey]] = {
     DeviceType.CPU: DispatchKey.CPU,
@@ -109,6 +109,7 @@ class TensorImpl:
                 raise RuntimeError(
                     f"Trying to create tensor with negative dimension {s}: {list(sizes)}"
                 )
+        allocator: Allocator
         if device.device_type is DeviceType.CPU:
             allocator = get_cpu_allocator()
         elif device.device_type is DeviceType.Meta:

@@ -24,6 +24,7 @@ from framework.c10.dispatch.schema import (
 from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import dtype
 
+_DISPATCHER = dispatcher()
 _NUMBER = (bool, int, float, complex)
 _PYTHON_TYPES: dict[BaseTy, tuple[type, ...]] = {
     BaseTy.Tensor: (Tensor,),
@@ -88,13 +89,23 @@ def _describe(value: object) -> str:
 
 
 class OpOverload:
-    """One overload of an operator; calling it dispatches."""
+    """One overload of an operator; calling it dispatches.
+
+    `OpOverload.of(handle, packet)` makes an instance of a subclass whose `__call__` is the
+    operator's generated dispatch function itself, so calling an overload costs no extra frame."""
 
     __slots__ = ("_op", "overloadpacket")
 
     def __init__(self, op: OperatorHandle, packet: OpOverloadPacket) -> None:
         self._op = op
         self.overloadpacket = packet
+
+    @classmethod
+    def of(cls, op: OperatorHandle, packet: OpOverloadPacket) -> OpOverload:
+        bound: type[OpOverload] = type(
+            cls.__name__, (cls,), {"__slots__": (), "__call__": staticmethod(op.call)}
+        )
+        return bound(op, packet)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._op.call(*args, **kwargs)
@@ -131,11 +142,11 @@ class OpOverloadPacket:
         self._overloads: dict[str, OpOverload] = {}
 
     def _refresh(self) -> list[OperatorHandle]:
-        d = dispatcher()
+        d = _DISPATCHER
         if self._generation != d.generation:
             self._handles = d.find_overloads(self._qualified_name)
             self._only = self._handles[0] if len(self._handles) == 1 else None
-            self._overloads = {h.overload_name or "default": OpOverload(h, self) for h in self._handles}
+            self._overloads = {h.overload_name or "default": OpOverload.of(h, self) for h in self._handles}
             self._generation = d.generation
         return self._handles
 
@@ -155,10 +166,12 @@ class OpOverloadPacket:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        handles = self._refresh()
         only = self._only
-        if only is not None:
+        if only is not None and self._generation == _DISPATCHER.generation:
             return only.call(*args, **kwargs)
+        handles = self._refresh()
+        if len(handles) == 1:
+            return handles[0].call(*args, **kwargs)
         for handle in handles:
             if arguments_fit(handle.schema, args, kwargs):
                 return handle.call(*args, **kwargs)
@@ -186,7 +199,7 @@ class OpNamespace:
         if packet is not None and packet._refresh():
             return packet
         qualified = f"{self._ns}::{name}"
-        if name.startswith("__") or not dispatcher().find_overloads(qualified):
+        if name.startswith("__") or not _DISPATCHER.find_overloads(qualified):
             raise AttributeError(f"'_OpNamespace' '{self._ns}' object has no attribute '{name}'")
         packet = self._packets[name] = OpOverloadPacket(qualified)
         return packet

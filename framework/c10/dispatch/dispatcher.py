@@ -17,7 +17,11 @@ from typing import Any, Final, NoReturn
 
 import attrs
 
+from framework.c10.dispatch._codegen import generate_dispatch_functions, list_key_bits
 from framework.c10.dispatch.kernel_function import (
+    MODE_GENERIC,
+    MODE_KEYSET,
+    MODE_PLAIN,
     KernelFunction,
     KernelKind,
     Stack,
@@ -32,9 +36,10 @@ from framework.c10.dispatch_key import (
     backend_keys_for_autograd,
     is_included_in_alias,
 )
-from framework.c10.local_dispatch_key_set import tls_state
+from framework.c10.local_dispatch_key_set import get_local_keys
 
 _UNBOXED: Final = KernelKind.UNBOXED
+_keyset: Final = DispatchKeySet.from_bits
 _CIA: Final = DispatchKey.CompositeImplicitAutograd
 _CEA: Final = DispatchKey.CompositeExplicitAutograd
 _MISSING: Final = object()
@@ -66,43 +71,6 @@ class _Registration:
     debug: str
 
 
-def _make_extractor(schema: FunctionSchema) -> Callable[[tuple[Any, ...], dict[str, Any]], int]:
-    """A function computing the union of the key sets of the call's tensor arguments.
-
-    Specialised once per operator from its schema, so a call does no schema walking."""
-    spec = [
-        (i, a.name, tensor_kind(a.type))
-        for i, a in enumerate(schema.arguments)
-        if tensor_kind(a.type) is not TensorKind.NONE
-    ]
-    if not spec:
-        return lambda args, kwargs: 0
-    if len(spec) == 1 and spec[0][2] is TensorKind.TENSOR and spec[0][0] == 0:
-        name0 = spec[0][1]
-
-        def first_tensor(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
-            return (args[0] if args else kwargs[name0])._impl.key_set.repr  # type: ignore[no-any-return]
-
-        return first_tensor
-
-    def general(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
-        bits = 0
-        n = len(args)
-        for i, name, kind in spec:
-            a = args[i] if i < n else kwargs.get(name)
-            if a is None:
-                continue
-            if kind is TensorKind.TENSOR or kind is TensorKind.OPTIONAL_TENSOR:
-                bits |= a._impl.key_set.repr
-            else:
-                for t in a:
-                    if t is not None:
-                        bits |= t._impl.key_set.repr
-        return bits
-
-    return general
-
-
 class OperatorEntry:
     """Everything the dispatcher knows about one operator overload."""
 
@@ -115,7 +83,9 @@ class OperatorEntry:
         # the mask of keys whose kernel is not a fallthrough.
         self.fast_table: list[KernelFunction] = [_MISSING_KERNEL] * (NUM_RUNTIME_KEYS + 1)
         self.mask = 0
-        self.extract_keys = _make_extractor(schema)
+        self.tensor_arguments: Final = tuple(
+            (i, kind) for i, a in enumerate(schema.arguments) if (kind := tensor_kind(a.type)) is not TensorKind.NONE
+        )
         args = schema.arguments
         self.arg_names: Final = tuple(a.name for a in args)
         self.arg_index: Final = {a.name: i for i, a in enumerate(args)}
@@ -156,22 +126,16 @@ class OperatorEntry:
             stack.append(value)
         return stack
 
-    def normalize_kwargs(
-        self, args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """Move keyword arguments that name positional parameters into `args`.
-
-        Kernels receive positional schema arguments by position and keyword-only ones by name,
-        whatever the kernel calls its parameters."""
-        npos = self.num_positional
-        index = self.arg_index
-        if all(index.get(k, npos) >= npos for k in kwargs):
-            return args, kwargs
-        stack = self.bind(args, kwargs)
-        names = self.arg_names
-        return tuple(stack[:npos]), {
-            names[i]: stack[i] for i in range(npos, len(names)) if names[i] in kwargs
-        }
+    def key_bits(self, stack_args: Sequence[Any]) -> int:
+        """The union of the key sets of the tensor arguments in a boxed argument list."""
+        bits = 0
+        for i, kind in self.tensor_arguments:
+            value = stack_args[i]
+            if kind is TensorKind.TENSOR or kind is TensorKind.OPTIONAL_TENSOR:
+                bits |= 0 if value is None else value._impl.key_set.repr
+            else:
+                bits |= list_key_bits(value)
+        return bits
 
     def unbox(self, stack: Stack) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """Pop this operator's arguments from `stack` as (positional, keyword-only)."""
@@ -214,7 +178,7 @@ def _raise_missing(op: OperatorHandle, keyset: DispatchKeySet, stack: Stack) -> 
     entry = op.entry
     name = entry.schema.qualified_overload
     key = keyset.highest_priority_key()
-    available = ", ".join(k.name for k in RUNTIME_KEYS if entry.table[k] is not None)
+    available = ", ".join(k.name for k in sorted(RUNTIME_KEYS, key=int) if entry.table[k] is not None)
     if key is DispatchKey.Undefined:
         raise NotImplementedError(
             f"There were no tensor arguments to this function (e.g., you passed an empty list of "
@@ -252,19 +216,18 @@ def _call_kernel(
     kwargs: dict[str, Any],
 ) -> Any:
     """Run `kernel` on unboxed arguments, whatever its calling convention."""
-    kind = kernel.kind
-    fn = kernel.fn
-    assert fn is not None
-    if kind is _UNBOXED:
-        return fn(*args, **kwargs)
-    keyset = DispatchKeySet.from_bits(bits)
-    if kind is KernelKind.UNBOXED_WITH_KEYSET:
-        return fn(keyset, *args, **kwargs)
-    if kernel.generic_unboxed is not None:
-        return kernel.generic_unboxed(op, keyset, *args, **kwargs)
+    mode = kernel.mode
+    fn = kernel.unboxed_fn
+    if mode == MODE_PLAIN:
+        return fn(*args, **kwargs)  # type: ignore[misc]
+    if mode == MODE_KEYSET or mode == MODE_GENERIC:
+        leading = (_keyset(bits),) if mode == MODE_KEYSET else (op, _keyset(bits))
+        return fn(*leading, *args, **kwargs)  # type: ignore[misc]
+    boxed = kernel.fn
+    assert boxed is not None
     entry = op.entry
     stack = entry.bind(args, kwargs)
-    fn(op, keyset, stack)
+    boxed(op, _keyset(bits), stack)
     return entry.pop_returns(stack)
 
 
@@ -273,7 +236,7 @@ def _call_kernel_boxed(op: OperatorHandle, kernel: KernelFunction, bits: int, st
     kind = kernel.kind
     fn = kernel.fn
     assert fn is not None
-    keyset = DispatchKeySet.from_bits(bits)
+    keyset = _keyset(bits)
     if kind is KernelKind.BOXED:
         fn(op, keyset, stack)
         return
@@ -286,12 +249,20 @@ def _call_kernel_boxed(op: OperatorHandle, kernel: KernelFunction, bits: int, st
 class OperatorHandle:
     """A handle on one operator overload: how calls reach the dispatcher."""
 
-    __slots__ = ("entry", "name", "overload_name")
+    __slots__ = ("call", "entry", "name", "overload_name", "redispatch")
+
+    call: Callable[..., Any]
+    """`call(*args, **kwargs)`: dispatch with the tensor arguments' keys | thread-included keys
+    - thread-excluded keys, then run the kernel at the highest key."""
+    redispatch: Callable[..., Any]
+    """`redispatch(keyset, *args, **kwargs)`: run the kernel at the highest key of `keyset`
+    (no thread-local keys are added): how a kernel continues below its own key."""
 
     def __init__(self, entry: OperatorEntry) -> None:
         self.entry: Final = entry
         self.name: Final = entry.schema.name
         self.overload_name: Final = entry.schema.overload_name
+        self.call, self.redispatch = generate_dispatch_functions(self, _call_kernel, self._bad_argument)
 
     @property
     def schema(self) -> FunctionSchema:
@@ -328,45 +299,20 @@ class OperatorHandle:
                 )
         return TypeError(f"{self.qualified_name}(): invalid arguments")
 
-    def call(self, *args: Any, **kwargs: Any) -> Any:
-        """Dispatch a call: tensor arguments' keys | thread-included keys - excluded keys."""
-        entry = self.entry
-        if kwargs:
-            args, kwargs = entry.normalize_kwargs(args, kwargs)
-        try:
-            bits = entry.extract_keys(args, kwargs)
-        except (AttributeError, IndexError, KeyError, TypeError):
-            raise self._bad_argument(args, kwargs) from None
-        state = tls_state
-        bits = (bits | state.included) & ~state.excluded & entry.mask
-        kernel = entry.fast_table[bits.bit_length() - 1]
-        if kernel.kind is _UNBOXED:
-            return kernel.fn(*args, **kwargs)  # type: ignore[misc]
-        return _call_kernel(self, kernel, bits, args, kwargs)
-
-    __call__ = call
-
-    def redispatch(self, keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        """Call the kernel at the highest key of `keyset` (no thread-local keys are added)."""
-        entry = self.entry
-        bits = keyset.repr & entry.mask
-        kernel = entry.fast_table[bits.bit_length() - 1]
-        if kernel.kind is _UNBOXED:
-            return kernel.fn(*args, **kwargs)  # type: ignore[misc]
-        return _call_kernel(self, kernel, bits, args, kwargs)
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.call(*args, **kwargs)
 
     def call_boxed(self, stack: Stack) -> None:
         """Dispatch a boxed call: `stack` ends with every argument of the schema, in order; on
         return they are replaced by the operator's returns."""
         entry = self.entry
-        n = len(entry.arg_names)
-        args = stack[len(stack) - n :]
+        args = tuple(stack[len(stack) - len(entry.arg_names) :])
         try:
-            bits = entry.extract_keys(tuple(args), {})
-        except (AttributeError, IndexError, KeyError, TypeError):
-            raise self._bad_argument(tuple(args), {}) from None
-        state = tls_state
-        bits = (bits | state.included) & ~state.excluded & entry.mask
+            bits = entry.key_bits(args)
+        except (AttributeError, TypeError):
+            raise self._bad_argument(args, {}) from None
+        included, excluded = get_local_keys()
+        bits = (bits | included) & ~excluded & entry.mask
         _call_kernel_boxed(self, entry.fast_table[bits.bit_length() - 1], bits, stack)
 
     def redispatch_boxed(self, keyset: DispatchKeySet, stack: Stack) -> None:

@@ -28,6 +28,12 @@ BoxedKernel = Callable[["OperatorHandle", "DispatchKeySet", Stack], None]
 GenericUnboxedKernel = Callable[..., Any]
 
 
+MODE_PLAIN: Final = 0
+MODE_KEYSET: Final = 1
+MODE_GENERIC: Final = 2
+MODE_BOXED: Final = 3
+
+
 class KernelKind(enum.Enum):
     UNBOXED = "unboxed"
     UNBOXED_WITH_KEYSET = "unboxed with keyset"
@@ -44,7 +50,7 @@ def _kernel_name(fn: object) -> str:
 class KernelFunction:
     """One kernel, with the calling convention it was registered with."""
 
-    __slots__ = ("debug", "fn", "generic_unboxed", "kind")
+    __slots__ = ("debug", "fn", "generic_unboxed", "kind", "mode", "unboxed_fn")
 
     def __init__(
         self,
@@ -57,6 +63,14 @@ class KernelFunction:
         self.fn: Final = fn
         self.debug: Final = debug
         self.generic_unboxed: Final = generic_unboxed
+        # How an unboxed call runs this kernel, decided once: MODE_PLAIN `fn(*args)`,
+        # MODE_KEYSET `fn(keyset, *args)`, MODE_GENERIC `fn(op, keyset, *args)`, else MODE_BOXED.
+        mode, unboxed_fn = {
+            KernelKind.UNBOXED: (MODE_PLAIN, fn),
+            KernelKind.UNBOXED_WITH_KEYSET: (MODE_KEYSET, fn),
+        }.get(kind, (MODE_BOXED, None) if generic_unboxed is None else (MODE_GENERIC, generic_unboxed))
+        self.mode: Final = mode
+        self.unboxed_fn: Final = unboxed_fn
 
     @classmethod
     def unboxed(cls, fn: Callable[..., Any], *, with_keyset: bool = False) -> KernelFunction:

@@ -1,0 +1,128 @@
+"""Per-operator dispatch functions, generated once when an operator is defined.
+
+A call through the dispatcher must be cheap, so instead of walking the schema on every call we
+write, for each operator, a Python function whose parameters are the schema's arguments (Python
+binds them, fills defaults and rejects bad names), which ORs together the key sets of exactly the
+tensor arguments the schema names, applies the thread-local keys and the operator's fallthrough
+mask, and calls the kernel at the highest key.  `redispatch` is the same without the thread-local
+keys, starting from the key set it is given.
+"""
+
+from __future__ import annotations
+
+import keyword
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from framework.c10.dispatch.kernel_function import MODE_GENERIC, MODE_PLAIN
+from framework.c10.dispatch.schema import FunctionSchema, TensorKind, tensor_kind
+from framework.c10.dispatch_key import DispatchKeySet
+from framework.c10.local_dispatch_key_set import get_local_keys
+
+if TYPE_CHECKING:
+    from framework.c10.dispatch.dispatcher import OperatorHandle
+
+
+def list_key_bits(tensors: Any) -> int:
+    """The union of the key sets of a list of tensors (None entries skipped)."""
+    bits = 0
+    for t in tensors:
+        if t is not None:
+            bits |= t._impl.key_set.repr
+    return bits
+
+
+def _param_name(name: str) -> str:
+    return name + "_" if keyword.iskeyword(name) else name
+
+
+def generate_dispatch_functions(
+    op: OperatorHandle,
+    slow_call: Callable[..., Any],
+    bad_argument: Callable[..., BaseException],
+) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """(call, redispatch) for `op`: `call(*args, **kwargs)`, `redispatch(keyset, *args, **kwargs)`.
+
+    `slow_call(op, kernel, bits, args, kwargs)` runs kernels of the other calling conventions;
+    `bad_argument(args, kwargs)` builds the error for a tensor argument that is not a tensor."""
+    schema: FunctionSchema = op.entry.schema
+    env: dict[str, Any] = {
+        "_d_entry": op.entry,
+        "_d_table": op.entry.fast_table,
+        "_d_get": get_local_keys,
+        "_d_ks": DispatchKeySet.from_bits,
+        "_d_op": op,
+        "_d_slow": slow_call,
+        "_d_bad": bad_argument,
+        "_d_list_bits": list_key_bits,
+        "_d_PLAIN": MODE_PLAIN,
+        "_d_GENERIC": MODE_GENERIC,
+    }
+    params: list[str] = []
+    positional: list[str] = []
+    keywords: list[str] = []
+    key_terms: list[str] = []
+    seen_default = False
+    for i, arg in enumerate(schema.arguments):
+        name = _param_name(arg.name)
+        if arg.kwarg_only and not any(p.startswith("*") for p in params):
+            params.append("*")
+        if arg.has_default:
+            env[f"_d_default{i}"] = arg.default
+            params.append(f"{name}=_d_default{i}")
+            seen_default = seen_default or not arg.kwarg_only
+        elif seen_default and not arg.kwarg_only:
+            raise ValueError(f"{schema}: argument '{arg.name}' without a default follows one with a default")
+        else:
+            params.append(name)
+        if arg.kwarg_only:
+            keywords.append(f"{arg.name}={name}")
+        else:
+            positional.append(name)
+        kind = tensor_kind(arg.type)
+        if kind is TensorKind.TENSOR:
+            key_terms.append(f"{name}._impl.key_set.repr")
+        elif kind is TensorKind.OPTIONAL_TENSOR:
+            key_terms.append(f"(0 if {name} is None else {name}._impl.key_set.repr)")
+        elif kind is not TensorKind.NONE:
+            key_terms.append(f"_d_list_bits({name})")
+    if schema.is_vararg:
+        if "*" in params:
+            params[params.index("*")] = "*_d_varargs"
+        else:
+            params.append("*_d_varargs")
+        positional.append("*_d_varargs")
+    call_args = ", ".join(positional + keywords)
+    args_tuple = "(" + "".join(f"{p}, " for p in positional) + ")"
+    kwargs_dict = "{" + ", ".join(f"{k.split('=')[0]!r}: {k.split('=')[1]}" for k in keywords) + "}"
+    keys = " | ".join(key_terms) or "0"
+    sep = ", " if call_args else ""
+    fn_name = schema.name.rpartition("::")[2] or "op"
+    source = f"""
+def {fn_name}({", ".join(params)}):
+    try:
+        bits = {keys}
+    except (AttributeError, TypeError):
+        raise _d_bad({args_tuple}, {kwargs_dict}) from None
+    included, excluded = _d_get()
+    bits = (bits | included) & ~excluded & _d_entry.mask
+    kernel = _d_table[bits.bit_length() - 1]
+    mode = kernel.mode
+    if mode == _d_PLAIN:
+        return kernel.unboxed_fn({call_args})
+    if mode == _d_GENERIC:
+        return kernel.unboxed_fn(_d_op, _d_ks(bits){sep}{call_args})
+    return _d_slow(_d_op, kernel, bits, {args_tuple}, {kwargs_dict})
+
+def redispatch(_d_keyset, {", ".join(params)}):
+    bits = _d_keyset.repr & _d_entry.mask
+    kernel = _d_table[bits.bit_length() - 1]
+    if kernel.mode == _d_PLAIN:
+        return kernel.unboxed_fn({call_args})
+    return _d_slow(_d_op, kernel, bits, {args_tuple}, {kwargs_dict})
+"""
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<dispatch {schema.qualified_overload}>", "exec"), env, namespace)
+    call = namespace[fn_name]
+    call.__qualname__ = call.__name__ = fn_name
+    return call, namespace["redispatch"]
