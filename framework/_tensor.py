@@ -90,9 +90,7 @@ class Tensor:
 
     def item(self) -> bool | int | float | complex:
         if self._impl.numel() != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._impl.numel()} elements cannot be converted to Scalar"
-            )
+            raise RuntimeError(f"a Tensor with {self._impl.numel()} elements cannot be converted to Scalar")
         value: bool | int | float | complex = self._impl.numpy_view().reshape(()).item()
         return value
 

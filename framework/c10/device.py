@@ -142,8 +142,7 @@ class Device:
             if parsed_index is not None:
                 if index is not None:
                     raise RuntimeError(
-                        "type (string) must not include an index because index was passed "
-                        f"explicitly: {type}"
+                        f"type (string) must not include an index because index was passed explicitly: {type}"
                     )
                 index = parsed_index
         elif isinstance(type, DeviceType):

@@ -88,9 +88,7 @@ class TensorImpl:
         self.dtype = dtype
         self.device: Device = storage.device
         self.sizes: tuple[int, ...] = tuple(sizes)
-        self.strides: tuple[int, ...] = (
-            contiguous_strides(self.sizes) if strides is None else tuple(strides)
-        )
+        self.strides: tuple[int, ...] = contiguous_strides(self.sizes) if strides is None else tuple(strides)
         if len(self.strides) != len(self.sizes):
             raise ValueError(
                 f"TensorImpl: sizes {list(self.sizes)} and strides {list(self.strides)} must have "
@@ -106,9 +104,7 @@ class TensorImpl:
         """A new contiguous tensor of `sizes` with fresh (uninitialised) storage on `device`."""
         for s in sizes:
             if s < 0:
-                raise RuntimeError(
-                    f"Trying to create tensor with negative dimension {s}: {list(sizes)}"
-                )
+                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(sizes)}")
         allocator: Allocator
         if device.device_type is DeviceType.CPU:
             allocator = get_cpu_allocator()
@@ -135,7 +131,11 @@ class TensorImpl:
                 f"array to reallocate the memory. (strides {array.strides}, element size {itemsize})"
             )
         strides = tuple(st // itemsize for st in array.strides)
-        extent = 0 if array.size == 0 else 1 + sum((n - 1) * st for n, st in zip(array.shape, strides, strict=True))
+        extent = (
+            0
+            if array.size == 0
+            else 1 + sum((n - 1) * st for n, st in zip(array.shape, strides, strict=True))
+        )
         flat = np.lib.stride_tricks.as_strided(array, shape=(extent,), strides=(itemsize,))
         return cls(StorageImpl.from_buffer(flat), dtype, array.shape, strides)
 

@@ -13,7 +13,9 @@ import framework  # noqa: F401  (installs the built-in fallbacks)
 from framework.c10.dispatch.dispatcher import RegistrationError
 from framework.library import Library, dispatch_table, dump_dispatch_table
 
-ORACLE = json.loads((Path(__file__).resolve().parents[1] / "data" / "dispatch_oracle_public.json").read_text())
+ORACLE = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "dispatch_oracle_public.json").read_text()
+)
 # The oracle's XLA and Lazy are backends with their own autograd keys: PrivateUse1 and Meta here.
 KEY_MAP = {
     "CPU": "CPU",

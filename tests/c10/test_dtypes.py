@@ -44,8 +44,19 @@ except ImportError:
 needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch oracle not installed")
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
-SHORT = {"b": bool_, "u1": uint8, "i1": int8, "i2": int16, "i4": int32, "i8": int64,
-         "f2": float16, "f4": float32, "f8": float64, "c8": complex64, "c16": complex128}
+SHORT = {
+    "b": bool_,
+    "u1": uint8,
+    "i1": int8,
+    "i2": int16,
+    "i4": int32,
+    "i8": int64,
+    "f2": float16,
+    "f4": float32,
+    "f8": float64,
+    "c8": complex64,
+    "c16": complex128,
+}
 
 # PyTorch's promotion table (torch.promote_types); rows and columns in ALL's order.
 PROMOTION_TABLE = """
@@ -123,8 +134,11 @@ def restore_default_dtype() -> Iterator[None]:
 def test_promote_types_matches_pytorch_table_for_all_121_pairs() -> None:
     expected = _expected_promotion()
     assert len(expected) == 121
-    mismatches = {pair: (promote_types(*pair), want) for pair, want in expected.items()
-                  if promote_types(*pair) is not want}
+    mismatches = {
+        pair: (promote_types(*pair), want)
+        for pair, want in expected.items()
+        if promote_types(*pair) is not want
+    }
     assert mismatches == {}
 
 
@@ -180,7 +194,11 @@ def test_properties_match_live_torch() -> None:
     for d in ALL:
         t = _torch_dtype(d)
         assert (d.itemsize, d.is_floating_point, d.is_complex, d.is_signed) == (
-            t.itemsize, t.is_floating_point, t.is_complex, t.is_signed)
+            t.itemsize,
+            t.is_floating_point,
+            t.is_complex,
+            t.is_signed,
+        )
         assert repr(d).removeprefix("framework.") == repr(t).removeprefix("torch.")
 
 
@@ -188,16 +206,36 @@ def test_scalar_type_codes_and_aliases() -> None:
     assert ScalarType["float32"] is ScalarType.Float
     assert ScalarType["bool"] is ScalarType.Bool
     assert ScalarType["complex128"] is ScalarType.ComplexDouble
-    codes = {"Byte": 0, "Char": 1, "Short": 2, "Int": 3, "Long": 4, "Half": 5, "Float": 6, "Double": 7,
-             "ComplexFloat": 9, "ComplexDouble": 10, "Bool": 11}
+    codes = {
+        "Byte": 0,
+        "Char": 1,
+        "Short": 2,
+        "Int": 3,
+        "Long": 4,
+        "Half": 5,
+        "Float": 6,
+        "Double": 7,
+        "ComplexFloat": 9,
+        "ComplexDouble": 10,
+        "Bool": 11,
+    }
     assert {member.name: member.value for member in ScalarType} == codes
     for d in ALL:
         assert getattr(ScalarType, d.name) is d.scalar_type
 
 
 def test_dtypes_mapping_and_aliases() -> None:
-    aliases = {"float": float32, "double": float64, "half": float16, "long": int64, "int": int32,
-               "short": int16, "cfloat": complex64, "cdouble": complex128, "bool": bool_}
+    aliases = {
+        "float": float32,
+        "double": float64,
+        "half": float16,
+        "long": int64,
+        "int": int32,
+        "short": int16,
+        "cfloat": complex64,
+        "cdouble": complex128,
+        "bool": bool_,
+    }
     for alias, d in aliases.items():
         assert DTYPES[alias] is d
     assert {DTYPES[d.name] for d in ALL} == set(ALL)
@@ -280,9 +318,14 @@ SUPPORTED = "float64, float32, float16, complex64, complex128, int64, int32, int
 
 @pytest.mark.parametrize(
     ("np_dtype", "type_name"),
-    [(np.dtype(object), "object_"), (np.dtype("U3"), "str_"), (np.dtype(np.uint16), "uint16"),
-     (np.dtype(np.longdouble), "longdouble"), (np.dtype("M8[s]"), "datetime64"),
-     (np.dtype([("a", "f4")]), "void")],
+    [
+        (np.dtype(object), "object_"),
+        (np.dtype("U3"), "str_"),
+        (np.dtype(np.uint16), "uint16"),
+        (np.dtype(np.longdouble), "longdouble"),
+        (np.dtype("M8[s]"), "datetime64"),
+        (np.dtype([("a", "f4")]), "void"),
+    ],
 )
 def test_dtype_from_numpy_rejects_unsupported(np_dtype: np.dtype[Any], type_name: str) -> None:
     with pytest.raises(TypeError) as info:

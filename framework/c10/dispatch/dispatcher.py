@@ -84,7 +84,9 @@ class OperatorEntry:
         self.fast_table: list[KernelFunction] = [_MISSING_KERNEL] * (NUM_RUNTIME_KEYS + 1)
         self.mask = 0
         self.tensor_arguments: Final = tuple(
-            (i, kind) for i, a in enumerate(schema.arguments) if (kind := tensor_kind(a.type)) is not TensorKind.NONE
+            (i, kind)
+            for i, a in enumerate(schema.arguments)
+            if (kind := tensor_kind(a.type)) is not TensorKind.NONE
         )
         args = schema.arguments
         self.arg_names: Final = tuple(a.name for a in args)
@@ -220,7 +222,7 @@ def _call_kernel(
     fn = kernel.unboxed_fn
     if mode == MODE_PLAIN:
         return fn(*args, **kwargs)  # type: ignore[misc]
-    if mode == MODE_KEYSET or mode == MODE_GENERIC:
+    if mode in (MODE_KEYSET, MODE_GENERIC):
         leading = (_keyset(bits),) if mode == MODE_KEYSET else (op, _keyset(bits))
         return fn(*leading, *args, **kwargs)  # type: ignore[misc]
     boxed = kernel.fn
@@ -325,9 +327,7 @@ class OperatorHandle:
     def dispatch_table(self) -> dict[str, str]:
         """For each runtime key with a kernel, where that kernel comes from."""
         return {
-            k.name: e.source
-            for k in sorted(RUNTIME_KEYS, key=int)
-            if (e := self.entry.table[k]) is not None
+            k.name: e.source for k in sorted(RUNTIME_KEYS, key=int) if (e := self.entry.table[k]) is not None
         }
 
     def dump_computed_table(self) -> str:

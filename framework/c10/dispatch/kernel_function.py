@@ -78,9 +78,7 @@ class KernelFunction:
         return cls(kind, fn, _kernel_name(fn))
 
     @classmethod
-    def boxed(
-        cls, fn: BoxedKernel, *, generic_unboxed: GenericUnboxedKernel | None = None
-    ) -> KernelFunction:
+    def boxed(cls, fn: BoxedKernel, *, generic_unboxed: GenericUnboxedKernel | None = None) -> KernelFunction:
         return cls(KernelKind.BOXED, fn, _kernel_name(fn), generic_unboxed)
 
     @classmethod
