@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from framework.c10.device import Device
 from framework.c10.dispatch_key import DispatchKeySet
-from framework.c10.dtypes import dtype, dtype_from_numpy
+from framework.c10.dtypes import bool_, dtype, dtype_from_numpy, get_default_dtype, int64
 from framework.c10.tensor_impl import TensorImpl
 
 
@@ -35,12 +35,13 @@ class Tensor:
 
     def _wrap_dim(self, dim: int) -> int:
         n = len(self._impl.sizes)
-        if not -n <= dim < n or (n == 0 and dim not in (0, -1)):
+        if n == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        if not -n <= dim < n:
             raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-max(n, 1)}, {max(n, 1) - 1}], "
-                f"but got {dim})"
+                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
             )
-        return dim % n if n else 0
+        return dim % n
 
     def storage_offset(self) -> int:
         return self._impl.storage_offset
@@ -96,9 +97,11 @@ class Tensor:
 
     def __repr__(self) -> str:
         impl = self._impl
+        suffix = "" if impl.dtype in (get_default_dtype(), int64, bool_) else f", dtype={impl.dtype}"
         if impl.storage.data is None:
-            return f"tensor(..., device='{impl.device}', size={impl.sizes}, dtype={impl.dtype})"
-        return f"tensor({np.array2string(impl.numpy_view(), separator=', ')}, dtype={impl.dtype})"
+            return f"tensor(..., device='{impl.device}', size={impl.sizes}{suffix})"
+        body = np.array2string(impl.numpy_view(), separator=", ", prefix="tensor(")
+        return f"tensor({body}{suffix})"
 
 
 def from_numpy(array: npt.NDArray[Any]) -> Tensor:

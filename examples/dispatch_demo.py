@@ -1,0 +1,54 @@
+"""A dispatched call, step by step: define an operator, register kernels per dispatch key, call it
+on CPU and meta tensors, and print the computed dispatch table.
+
+    python examples/dispatch_demo.py
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import framework
+from framework import Tensor
+from framework.c10.dispatch_key import AFTER_AUTOGRAD_KEYS, DispatchKeySet
+from framework.c10.tensor_impl import TensorImpl
+from framework.library import Library, dump_dispatch_table
+
+
+def main() -> None:
+    lib = Library("demo", "DEF")
+    lib.def_("demo::scale(Tensor self, float factor=2.0) -> Tensor")
+
+    @lib.impl("scale", dispatch_key="CPU")
+    def scale_cpu(self: Tensor, factor: float = 2.0) -> Tensor:
+        print(f"  CPU kernel: multiplying {self.numel()} elements by {factor}")
+        return framework.from_numpy(self.numpy() * np.float32(factor))
+
+    @lib.impl("scale", dispatch_key="Meta")
+    def scale_meta(self: Tensor, factor: float = 2.0) -> Tensor:
+        print("  Meta kernel: shape and dtype only, no data")
+        return Tensor(TensorImpl.empty(self.shape, self.dtype, self.device))
+
+    @lib.impl("scale", dispatch_key="Autograd", with_keyset=True)
+    def scale_autograd(keyset: DispatchKeySet, self: Tensor, factor: float = 2.0) -> Tensor:
+        print(f"  Autograd kernel at {keyset.highest_priority_key().name}: redispatching below autograd")
+        below = keyset & AFTER_AUTOGRAD_KEYS
+        result: Tensor = framework.ops.demo.scale.default.redispatch(below, self, factor)
+        return result
+
+    x = framework.from_numpy(np.arange(6, dtype=np.float32).reshape(2, 3))
+    print(f"x.key_set = {x.key_set}")
+    print("framework.ops.demo.scale(x, 3.0):")
+    print(f"  -> {framework.ops.demo.scale(x, 3.0)}")
+
+    m = Tensor(TensorImpl.empty((2, 3), framework.float32, framework.device("meta")))
+    print(f"\nm.key_set = {m.key_set}")
+    print("framework.ops.demo.scale(m):")
+    print(f"  -> {framework.ops.demo.scale(m)}")
+
+    print("\nComputed dispatch table of demo::scale:")
+    print(dump_dispatch_table("demo::scale"))
+
+
+if __name__ == "__main__":
+    main()
