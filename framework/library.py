@@ -229,9 +229,9 @@ class Library:
         self._handles.append(handle)
 
     def _key(self, dispatch_key: str | DispatchKey) -> DispatchKey:
-        if dispatch_key:
+        if isinstance(dispatch_key, DispatchKey) or dispatch_key:
             return parse_dispatch_key(dispatch_key)
-        return self.dispatch_key or DispatchKey.CompositeImplicitAutograd
+        return DispatchKey.CompositeImplicitAutograd if self.dispatch_key is None else self.dispatch_key
 
     def fallback(
         self,

@@ -188,6 +188,14 @@ def test_impl_library_registrations_go_with_it(lib: Library, ns: str) -> None:
     assert "CPU" not in dispatch_table(f"{ns}::f")
 
 
+def test_unknown_or_undefined_dispatch_key_is_refused(lib: Library) -> None:
+    lib.def_("z(Tensor self) -> Tensor")
+    with pytest.raises(ValueError, match=r"Unknown dispatch key 'CUDA'\. Expected one of: CPU, PrivateUse1"):
+        lib.impl("z", double, "CUDA")
+    with pytest.raises(RegistrationError, match="Cannot register a kernel at dispatch key Undefined"):
+        lib.impl("z", double, DispatchKey.Undefined)
+
+
 def test_impl_defaults_to_composite_implicit(lib: Library, ns: str) -> None:
     lib.def_("g(Tensor self) -> Tensor")
     lib.impl("g", double)

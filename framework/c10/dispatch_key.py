@@ -105,6 +105,10 @@ class DispatchKeySet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("DispatchKeySet is immutable")
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # The default protocol restores slots with setattr, which an immutable set refuses.
+        return (DispatchKeySet.from_bits, (self.repr,))
+
     def __or__(self, other: DispatchKeySet) -> DispatchKeySet:
         bits = self.repr | other.repr
         ks = _INTERNED.get(bits)

@@ -147,10 +147,10 @@ class TensorImpl:
 
     def is_contiguous(self) -> bool:
         """Row-major contiguity, ignoring the strides of size-1 dimensions (as PyTorch does)."""
+        if 0 in self.sizes:
+            return True
         expected = 1
         for size, stride in zip(reversed(self.sizes), reversed(self.strides), strict=True):
-            if size == 0:
-                return True
             if size != 1:
                 if stride != expected:
                     return False

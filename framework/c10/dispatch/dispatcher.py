@@ -437,6 +437,8 @@ class Dispatcher:
         self, op: OperatorHandle, key: DispatchKey, kernel: KernelFunction, debug: str
     ) -> RegistrationHandle:
         """Add `kernel` at `key` (a runtime or alias key) on top of what is there."""
+        if not (key.is_runtime or key.is_alias):
+            raise RegistrationError(f"Cannot register a kernel at dispatch key {key.name}")
         entry = op.entry
         with self._lock:
             other = {_CIA: _CEA, _CEA: _CIA}.get(key)
