@@ -78,11 +78,13 @@ class DispatchKeySet:
         bits = 0
         for key in keys:
             k = parse_dispatch_key(key)
-            if not k.is_runtime:
+            if k.is_alias:
                 raise ValueError(
                     f"DispatchKeySet holds runtime keys only; {k.name} is an alias key "
                     f"(use alias_runtime_keys({k.name}) for the keys it stands for)"
                 )
+            if not k.is_runtime:
+                raise ValueError("DispatchKeySet holds runtime keys only; Undefined is no key")
             bits |= 1 << k
         object.__setattr__(self, "repr", bits)
 
