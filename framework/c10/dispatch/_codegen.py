@@ -43,8 +43,11 @@ def generate_dispatch_functions(
 ) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """(call, redispatch) for `op`: `call(*args, **kwargs)`, `redispatch(keyset, *args, **kwargs)`.
 
-    `slow_call(op, kernel, bits, args, kwargs)` runs kernels of the other calling conventions;
-    `bad_argument(args, kwargs)` builds the error for a tensor argument that is not a tensor."""
+    `slow_call(op, kernel, bits, args, kwargs)` runs kernels of the other calling conventions and
+    `bad_argument(args, kwargs)` builds the error for a tensor argument that is not a tensor; both
+    receive every argument: the positional ones in `args`, the keyword-only ones in `kwargs`, in
+    schema order.  (The schema parser guarantees that no positional argument without a default
+    follows one with a default, so the schema's parameter list is a valid Python one.)"""
     schema: FunctionSchema = op.entry.schema
     env: dict[str, Any] = {
         "_d_entry": op.entry,
@@ -62,7 +65,6 @@ def generate_dispatch_functions(
     positional: list[str] = []
     keywords: list[str] = []
     key_terms: list[str] = []
-    seen_default = False
     for i, arg in enumerate(schema.arguments):
         name = _param_name(arg.name)
         if arg.kwarg_only and not any(p.startswith("*") for p in params):
@@ -70,9 +72,6 @@ def generate_dispatch_functions(
         if arg.has_default:
             env[f"_d_default{i}"] = arg.default
             params.append(f"{name}=_d_default{i}")
-            seen_default = seen_default or not arg.kwarg_only
-        elif seen_default and not arg.kwarg_only:
-            raise ValueError(f"{schema}: argument '{arg.name}' without a default follows one with a default")
         else:
             params.append(name)
         if arg.kwarg_only:

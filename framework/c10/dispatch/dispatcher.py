@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn
 
 import attrs
@@ -42,7 +42,6 @@ _UNBOXED: Final = KernelKind.UNBOXED
 _keyset: Final = DispatchKeySet.from_bits
 _CIA: Final = DispatchKey.CompositeImplicitAutograd
 _CEA: Final = DispatchKey.CompositeExplicitAutograd
-_MISSING: Final = object()
 
 CIA_CEA_ERROR: Final = (
     "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed."
@@ -90,43 +89,10 @@ class OperatorEntry:
         )
         args = schema.arguments
         self.arg_names: Final = tuple(a.name for a in args)
-        self.arg_index: Final = {a.name: i for i, a in enumerate(args)}
         self.num_positional: Final = sum(1 for a in args if not a.kwarg_only)
-        self.defaults: Final = tuple(a.default if a.has_default else _MISSING for a in args)
         self.num_returns: Final = len(schema.returns)
 
-    # ---- argument handling (slow paths only) ---------------------------------------------
-
-    def bind(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Stack:
-        """Every argument of the schema, in order, defaults filled in (the boxed form)."""
-        names = self.arg_names
-        if len(args) > self.num_positional:
-            raise TypeError(
-                f"{self.schema.qualified_overload}() takes {self.num_positional} positional "
-                f"argument(s) but {len(args)} were given"
-            )
-        for key in kwargs:
-            i = self.arg_index.get(key)
-            if i is None:
-                raise TypeError(
-                    f"{self.schema.qualified_overload}() got an unexpected keyword argument '{key}'"
-                )
-            if i < len(args):
-                raise TypeError(
-                    f"{self.schema.qualified_overload}() got multiple values for argument '{key}'"
-                )
-        stack = list(args)
-        for i in range(len(args), len(names)):
-            value = kwargs.get(names[i], _MISSING)
-            if value is _MISSING:
-                value = self.defaults[i]
-                if value is _MISSING:
-                    raise TypeError(
-                        f"{self.schema.qualified_overload}() missing required argument "
-                        f"'{names[i]}' (position {i})"
-                    )
-            stack.append(value)
-        return stack
+    # ---- boxed arguments (slow paths only) -------------------------------------------------
 
     def key_bits(self, stack_args: Sequence[Any]) -> int:
         """The union of the key sets of the tensor arguments in a boxed argument list."""
@@ -227,10 +193,9 @@ def _call_kernel(
         return fn(*leading, *args, **kwargs)  # type: ignore[misc]
     boxed = kernel.fn
     assert boxed is not None
-    entry = op.entry
-    stack = entry.bind(args, kwargs)
+    stack = [*args, *kwargs.values()]
     boxed(op, _keyset(bits), stack)
-    return entry.pop_returns(stack)
+    return op.entry.pop_returns(stack)
 
 
 def _call_kernel_boxed(op: OperatorHandle, kernel: KernelFunction, bits: int, stack: Stack) -> None:
@@ -278,23 +243,22 @@ class OperatorHandle:
         return f"OperatorHandle({self.qualified_name})"
 
     def _bad_argument(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
-        """The error for a call whose tensor arguments are not tensors."""
-        entry = self.entry
-        for i, arg in enumerate(entry.schema.arguments):
-            kind = tensor_kind(arg.type)
-            if kind is TensorKind.NONE:
-                continue
-            value = args[i] if i < len(args) else kwargs.get(arg.name, entry.defaults[i])
-            if value is _MISSING:
-                return TypeError(f"{self.qualified_name}() missing required argument '{arg.name}'")
-            values = [value] if kind in (TensorKind.TENSOR, TensorKind.OPTIONAL_TENSOR) else value
-            if kind is not TensorKind.TENSOR and value is None:
-                continue
-            try:
-                for v in values:
-                    if not (v is None and kind is not TensorKind.TENSOR) and not hasattr(v, "_impl"):
-                        raise TypeError
-            except TypeError:
+        """The error for a call whose tensor arguments are not tensors (all arguments given:
+        the positional ones in `args`, the keyword-only ones in `kwargs`)."""
+        stack = [*args, *kwargs.values()]
+        for i, kind in self.entry.tensor_arguments:
+            value = stack[i]
+            if kind is TensorKind.TENSOR:
+                ok = hasattr(value, "_impl")
+            elif kind is TensorKind.OPTIONAL_TENSOR:
+                ok = value is None or hasattr(value, "_impl")
+            else:
+                ok = isinstance(value, (list, tuple)) and all(
+                    hasattr(v, "_impl") or (v is None and kind is TensorKind.OPTIONAL_TENSOR_LIST)
+                    for v in value
+                )
+            if not ok:
+                arg = self.entry.schema.arguments[i]
                 return TypeError(
                     f"{self.qualified_name}(): argument '{arg.name}' (position {i}) must be "
                     f"{arg.type}, not {type(value).__name__}"
