@@ -315,6 +315,24 @@ def test_no_tensor_arguments_and_no_kernel(lib: Library, ns: str) -> None:
         getattr(framework.ops, ns).nothing(3)
 
 
+def test_no_tensor_arguments_runs_the_composite_kernel(lib: Library, ns: str) -> None:
+    lib.def_("count(int n, *, int step=1) -> int[]")
+    lib.impl("count", lambda n, *, step=1: list(range(0, n, step)), "CompositeExplicitAutograd")
+    assert getattr(framework.ops, ns).count(5, step=2) == [0, 2, 4]
+
+
+def test_python_keywords_and_varargs_in_schemas(lib: Library, ns: str) -> None:
+    lib.def_("span(Tensor self, float from=0., float to=1.) -> float[]")
+    lib.impl("span", lambda self, lo=0.0, hi=1.0: [lo, hi], "CPU")
+    lib.def_("fmt(str self, ...) -> str")
+    lib.impl("fmt", lambda self, *args: self.format(*args), "CompositeImplicitAutograd")
+    ops = getattr(framework.ops, ns)
+    assert ops.span(cpu(1)) == [0.0, 1.0]
+    assert ops.span(cpu(1), 2.0, 3.0) == [2.0, 3.0]
+    assert ops.span(cpu(1), from_=0.5) == [0.5, 1.0]  # a Python keyword gets a trailing "_"
+    assert ops.fmt("{}-{}", 1, "a") == "1-a"
+
+
 def test_backend_select_kernel_routes_factories(lib: Library, ns: str) -> None:
     lib.def_("make(int n, *, Device? device=None) -> str")
 

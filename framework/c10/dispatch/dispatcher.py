@@ -473,6 +473,10 @@ class Dispatcher:
             computed = self._compute_entry(entry, key)
             entry.table[key] = computed
             entry.fast_table[key] = computed.kernel if computed is not None else _MISSING_KERNEL
+        # A call whose key set is empty (no tensor arguments, every thread-local key excluded)
+        # runs the composite kernel, as PyTorch's Undefined entry does.
+        composite = entry.active_kernel(_CEA) or entry.active_kernel(_CIA)
+        entry.fast_table[-1] = _MISSING_KERNEL if composite is None else composite
         mask = 0
         for key in RUNTIME_KEYS:
             computed = entry.table[key]
