@@ -2,6 +2,7 @@
 
 from framework import _builtin_fallbacks as _builtin_fallbacks
 from framework import ops as ops
+import framework.ops._native
 from framework._tensor import Tensor, from_numpy
 from framework.c10.device import Device as device
 from framework.c10.device import (

@@ -63,6 +63,8 @@ class TensorImpl:
     """Sizes, strides and offset over a storage, plus dtype, device, keys, version, autograd slot."""
 
     __slots__ = (
+        "_np_data",
+        "_np_view",
         "autograd_meta",
         "device",
         "dtype",
@@ -98,6 +100,8 @@ class TensorImpl:
         self.key_set = key_set_for_device(self.device) if key_set is None else key_set
         self.version_counter = VersionCounter() if version_counter is None else version_counter
         self.autograd_meta: object | None = None
+        self._np_view: npt.NDArray[Any] | None = None
+        self._np_data: npt.NDArray[np.uint8] | None = None
 
     @classmethod
     def empty(cls, sizes: Sequence[int], dtype: dtype, device: Device) -> TensorImpl:
@@ -157,20 +161,45 @@ class TensorImpl:
                 expected *= size
         return True
 
+    def set_geometry(self, sizes: Sequence[int], strides: Sequence[int], storage_offset: int) -> None:
+        """Change sizes, strides and offset in place (the only way to: it drops the cached view)."""
+        self.sizes = tuple(sizes)
+        self.strides = tuple(strides)
+        self.storage_offset = storage_offset
+        self._np_view = None
+
+    def resize_(self, sizes: Sequence[int]) -> None:
+        """Make this tensor contiguous of `sizes`, growing the storage if it is too small."""
+        sizes = tuple(sizes)
+        for s in sizes:
+            if s < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(sizes)}")
+        needed = (self.storage_offset + math.prod(sizes)) * self.dtype.itemsize
+        if needed > self.storage.nbytes:
+            self.storage.resize_(needed)
+        self.set_geometry(sizes, contiguous_strides(sizes), self.storage_offset)
+
     def numpy_view(self) -> npt.NDArray[Any]:
-        """A NumPy array viewing this tensor's elements in its storage (no copy)."""
+        """A NumPy array viewing this tensor's elements in its storage (no copy; cached)."""
         data = self.storage.data
+        view = self._np_view
+        if view is not None and self._np_data is data:
+            return view
         if data is None:
             raise RuntimeError(
                 f"Cannot access data of a tensor on device '{self.device}': it has no storage data"
             )
         itemsize = self.dtype.itemsize
-        flat = data.view(self.dtype.numpy_dtype)
-        return np.lib.stride_tricks.as_strided(
-            flat[self.storage_offset :] if self.numel() else flat,
-            shape=self.sizes,
+        view = np.ndarray(
+            self.sizes,
+            self.dtype.numpy_dtype,
+            buffer=data,
+            offset=self.storage_offset * itemsize if self.numel() else 0,
             strides=tuple(st * itemsize for st in self.strides),
         )
+        self._np_view = view
+        self._np_data = data
+        return view
 
     def __repr__(self) -> str:
         return (

@@ -1,0 +1,123 @@
+"""What PyTorch's TensorIterator decides before a pointwise kernel runs: the broadcast shape and
+the result dtype, and whether an output given by the caller can hold it.
+
+Type promotion follows PyTorch's categories: tensors with dimensions outrank zero-dim tensors,
+which outrank Python numbers; within a category dtypes promote by `promote_types`, and a lower
+category only matters when it is a higher kind (bool < integer < floating < complex).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from framework._tensor import Tensor
+from framework.c10.dtypes import (
+    bool_,
+    can_cast,
+    default_complex_dtype,
+    dtype,
+    get_default_dtype,
+    int64,
+    promote_types,
+)
+
+Number = bool | int | float | complex
+Operand = Tensor | Number
+
+
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    """The broadcast of two shapes, with PyTorch's error when they do not broadcast."""
+    if tuple(a) == tuple(b):
+        return tuple(a)
+    ndim = max(len(a), len(b))
+    out = []
+    for i in range(ndim):
+        da = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
+        db = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
+        if da != db and da != 1 and db != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({da}) must match the size of tensor b ({db}) at "
+                f"non-singleton dimension {i}"
+            )
+        out.append(db if da == 1 else da)
+    return tuple(out)
+
+
+def broadcast_all(shapes: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    result: tuple[int, ...] = ()
+    for s in shapes:
+        result = broadcast_shapes(result, s)
+    return result
+
+
+def number_dtype(value: Number) -> dtype:
+    """The dtype a Python number takes in type promotion."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return get_default_dtype()
+    return default_complex_dtype()
+
+
+def _kind(d: dtype | None) -> int:
+    if d is None:
+        return -1
+    if d.is_complex:
+        return 3
+    if d.is_floating_point:
+        return 2
+    return 0 if d is bool_ else 1
+
+
+def _promote(a: dtype | None, b: dtype) -> dtype:
+    return b if a is None else promote_types(a, b)
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """PyTorch's combine_categories: the lower category counts only if it is of a higher kind."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    hk, lk = _kind(higher), _kind(lower)
+    if hk == 3:
+        return higher
+    if lk == 3:
+        return higher.to_complex() if hk == 2 else lower
+    if hk == 2:
+        return higher
+    if higher is bool_ or lk == 2:
+        return promote_types(higher, lower)
+    return higher
+
+
+def result_type(*operands: Operand) -> dtype:
+    """The dtype PyTorch computes for a pointwise operation on `operands`."""
+    dim_result: dtype | None = None
+    zero_result: dtype | None = None
+    wrapped_result: dtype | None = None
+    for op in operands:
+        if isinstance(op, Tensor):
+            impl = op._impl
+            if impl.sizes:
+                dim_result = _promote(dim_result, impl.dtype)
+            else:
+                zero_result = _promote(zero_result, impl.dtype)
+        else:
+            d = number_dtype(op)
+            # A Python number only contributes its kind, at the default dtype of that kind.
+            wrapped_result = _promote(wrapped_result, d)
+    result = _combine(dim_result, _combine(zero_result, wrapped_result))
+    assert result is not None, "result_type needs at least one operand"
+    return result
+
+
+def check_can_cast(result: dtype, out: dtype) -> None:
+    """Refuse writing a `result` dtype into an output of dtype `out` (in-place and out=)."""
+    if not can_cast(result, out):
+        raise RuntimeError(
+            f"result type {result.scalar_type_name} can't be cast to the desired output type "
+            f"{out.scalar_type_name}"
+        )

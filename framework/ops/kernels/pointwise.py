@@ -1,0 +1,314 @@
+"""Pointwise kernels: one meta function per family (broadcast shape, PyTorch's type promotion,
+dtype checks) and one NumPy impl per operator, registered as structured kernels (functional,
+in-place and out= variants, CPU and Meta)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from framework._tensor import Tensor
+from framework.c10.dtypes import bool_, dtype, get_default_dtype
+from framework.ops._iter import Number, broadcast_shapes, result_type
+from framework.ops.kernels._registry import TensorMeta, array, not_implemented, same_device, structured
+
+Operand = Tensor | Number
+Array = npt.NDArray[Any]
+
+
+def _operand(x: Operand, compute: dtype) -> Array | Number:
+    """A NumPy operand in the compute dtype (Python numbers become NumPy scalars of it)."""
+    if isinstance(x, Tensor):
+        a = array(x)
+        return a if a.dtype == compute.numpy_dtype else a.astype(compute.numpy_dtype)
+    scalar: Number = compute.numpy_dtype.type(x)
+    return scalar
+
+
+# ---- binary -----------------------------------------------------------------------------------
+
+BinaryFn = Callable[[Any, Any], Any]
+
+
+def _binary_meta(
+    op: str,
+    result_of: Callable[[dtype], dtype] = lambda d: d,
+    allowed: Callable[[dtype], bool] = lambda d: True,
+) -> Callable[..., TensorMeta]:
+    def meta(self: Tensor, other: Operand, **kwargs: Any) -> TensorMeta:
+        if isinstance(other, Tensor):
+            device = same_device(op, (self, other))
+            shape = broadcast_shapes(self._impl.sizes, other._impl.sizes)
+        else:
+            device = self._impl.device
+            shape = self._impl.sizes
+        common = result_type(self, other)
+        if not allowed(common):
+            raise not_implemented(op, common)
+        return TensorMeta(shape, result_of(common), device)
+
+    return meta
+
+
+def _binary_impl(fn: BinaryFn, compute_of: Callable[[Tensor, Operand], dtype] = result_type) -> Callable[..., None]:
+    def impl(out: Array, self: Tensor, other: Operand) -> None:
+        compute = compute_of(self, other)
+        result = fn(_operand(self, compute), _operand(other, compute))
+        out[...] = result
+
+    return impl
+
+
+def _check_alpha(op: str, self: Tensor, other: Operand, alpha: Number) -> dtype:
+    common = result_type(self, other)
+    if isinstance(alpha, bool) and common is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not (common.is_floating_point or common.is_complex):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    return common
+
+
+def _add_like(op: str, sign: int) -> None:
+    base_meta = _binary_meta(op)
+
+    def meta(self: Tensor, other: Operand, alpha: Number = 1) -> TensorMeta:
+        m = base_meta(self, other)
+        _check_alpha(op, self, other, alpha)
+        if sign < 0 and m.dtype is bool_:
+            raise RuntimeError(
+                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+                "or `logical_xor()` operator instead."
+            )
+        return m
+
+    def impl(out: Array, self: Tensor, other: Operand, alpha: Number = 1) -> None:
+        compute = result_type(self, other)
+        a = _operand(self, compute)
+        b = _operand(other, compute)
+        if alpha != 1:
+            b = np.multiply(b, compute.numpy_dtype.type(alpha))
+        if sign > 0:
+            np.add(a, b, out=out, casting="unsafe")
+        else:
+            np.subtract(a, b, out=out, casting="unsafe")
+
+    structured(op, meta, impl)
+
+
+_add_like("add", 1)
+_add_like("sub", -1)
+
+
+def _is_floating(d: dtype) -> bool:
+    return d.is_floating_point or d.is_complex
+
+
+def _to_float(d: dtype) -> dtype:
+    return d if _is_floating(d) else get_default_dtype()
+
+
+def _true_div_compute(self: Tensor, other: Operand) -> dtype:
+    return _to_float(result_type(self, other))
+
+
+_DIV_META: Final = _binary_meta("div", result_of=_to_float)
+
+
+def _div_meta(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> TensorMeta:
+    if rounding_mode not in (None, "trunc", "floor"):
+        raise RuntimeError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
+        )
+    if rounding_mode is None:
+        return _DIV_META(self, other)
+    return _binary_meta("div")(self, other)
+
+
+def _div_impl(out: Array, self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> None:
+    if rounding_mode is None:
+        compute = _true_div_compute(self, other)
+        np.true_divide(_operand(self, compute), _operand(other, compute), out=out, casting="unsafe")
+        return
+    compute = result_type(self, other)
+    a, b = _operand(self, compute), _operand(other, compute)
+    if _is_floating(compute):
+        q = np.true_divide(a, b)
+        out[...] = np.trunc(q) if rounding_mode == "trunc" else np.floor(q)
+        return
+    if np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")
+    if rounding_mode == "floor":
+        np.floor_divide(a, b, out=out, casting="unsafe")
+    else:
+        q = np.floor_divide(a, b)
+        adjust = (np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0))
+        out[...] = q + adjust
+
+
+structured("div", _div_meta, _div_impl)
+
+structured("mul", _binary_meta("mul"), _binary_impl(lambda a, b: np.logical_and(a, b) if a.dtype == np.bool_ else a * b))
+
+
+def _integral_or_bool(d: dtype) -> bool:
+    return not _is_floating(d)
+
+
+def _not_complex(d: dtype) -> bool:
+    return not d.is_complex
+
+
+_BINARY: Final[dict[str, tuple[BinaryFn, Callable[[dtype], bool]]]] = {
+    "maximum": (np.maximum, _not_complex),
+    "minimum": (np.minimum, _not_complex),
+    "fmod": (np.fmod, _not_complex),
+    "remainder": (np.remainder, _not_complex),
+    "atan2": (np.arctan2, _not_complex),
+    "bitwise_and": (np.bitwise_and, _integral_or_bool),
+    "bitwise_or": (np.bitwise_or, _integral_or_bool),
+    "bitwise_xor": (np.bitwise_xor, _integral_or_bool),
+}
+
+for _name, (_fn, _allowed) in _BINARY.items():
+    if _name == "atan2":
+        structured(_name, _binary_meta(_name, _to_float, _allowed), _binary_impl(_fn, _true_div_compute))
+    else:
+        structured(_name, _binary_meta(_name, allowed=_allowed), _binary_impl(_fn))
+
+
+def _to_bool(d: dtype) -> dtype:
+    return bool_
+
+
+_COMPARISONS: Final[dict[str, BinaryFn]] = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "logical_and": np.logical_and,
+    "logical_or": np.logical_or,
+    "logical_xor": np.logical_xor,
+}
+
+for _name, _fn in _COMPARISONS.items():
+    structured(_name, _binary_meta(_name, _to_bool), _binary_impl(_fn))
+
+
+def _pow_meta(self: Tensor, exponent: Operand) -> TensorMeta:
+    m = _binary_meta("pow")(self, exponent)
+    if not _is_floating(m.dtype) and isinstance(exponent, int) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return m
+
+
+def _pow_impl(out: Array, self: Tensor, exponent: Operand) -> None:
+    compute = result_type(self, exponent)
+    a, b = _operand(self, compute), _operand(exponent, compute)
+    if not _is_floating(compute) and np.any(np.asarray(b) < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    np.power(a, b, out=out, casting="unsafe")
+
+
+structured("pow", _pow_meta, _pow_impl)
+
+
+# ---- unary ------------------------------------------------------------------------------------
+
+UnaryFn = Callable[[Any], Any]
+
+
+def _unary(
+    op: str,
+    fn: UnaryFn,
+    *,
+    to_float: bool = False,
+    result: Callable[[dtype], dtype] | None = None,
+    allowed: Callable[[dtype], bool] = lambda d: True,
+) -> None:
+    def meta(self: Tensor) -> TensorMeta:
+        d = self._impl.dtype
+        if not allowed(d):
+            raise not_implemented(op, d)
+        out_dtype = result(d) if result is not None else (_to_float(d) if to_float else d)
+        return TensorMeta(self._impl.sizes, out_dtype, self._impl.device)
+
+    def impl(out: Array, self: Tensor) -> None:
+        a = array(self)
+        compute = _to_float(self._impl.dtype) if to_float else self._impl.dtype
+        out[...] = fn(a if a.dtype == compute.numpy_dtype else a.astype(compute.numpy_dtype))
+
+    structured(op, meta, impl)
+
+
+def _not_bool(d: dtype) -> bool:
+    return d is not bool_
+
+
+def _sigmoid(a: Array) -> Array:
+    one = a.dtype.type(1)
+    result: Array = one / (one + np.exp(-a))
+    return result
+
+
+def _rsqrt(a: Array) -> Array:
+    result: Array = a.dtype.type(1) / np.sqrt(a)
+    return result
+
+
+_FLOAT_UNARY: Final[dict[str, UnaryFn]] = {
+    "exp": np.exp,
+    "log": np.log,
+    "log2": np.log2,
+    "log10": np.log10,
+    "log1p": np.log1p,
+    "expm1": np.expm1,
+    "sqrt": np.sqrt,
+    "rsqrt": _rsqrt,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "tanh": np.tanh,
+    "sigmoid": _sigmoid,
+    "reciprocal": np.reciprocal,
+}
+for _name, _unary_fn in _FLOAT_UNARY.items():
+    _unary(_name, _unary_fn, to_float=True)
+
+_unary("abs", np.abs, allowed=lambda d: True, result=lambda d: d.to_real())
+_unary("sign", np.sign, allowed=_not_complex)
+_unary("floor", np.floor, allowed=_not_complex)
+_unary("ceil", np.ceil, allowed=_not_complex)
+_unary("trunc", np.trunc, allowed=_not_complex)
+_unary("round", np.round, allowed=_not_complex)
+_unary("bitwise_not", lambda a: np.logical_not(a) if a.dtype == np.bool_ else np.invert(a), allowed=_integral_or_bool)
+_unary("logical_not", np.logical_not, result=_to_bool)
+_unary("isnan", np.isnan, result=_to_bool)
+_unary("isinf", np.isinf, result=_to_bool)
+_unary("isfinite", np.isfinite, result=_to_bool)
+_unary("relu", lambda a: np.maximum(a, a.dtype.type(0)), allowed=_not_bool)
+
+
+def _neg_meta(self: Tensor) -> TensorMeta:
+    if self._impl.dtype is bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return TensorMeta(self._impl.sizes, self._impl.dtype, self._impl.device)
+
+
+def _neg_impl(out: Array, self: Tensor) -> None:
+    np.negative(array(self), out=out)
+
+
+structured("neg", _neg_meta, _neg_impl)
