@@ -1,8 +1,10 @@
 """framework: a typed Python reimplementation of PyTorch's core on NumPy."""
 
+import framework.ops._api_runtime
+import framework.ops._native
 from framework import _builtin_fallbacks as _builtin_fallbacks
 from framework import ops as ops
-import framework.ops._native
+from framework._generated.functions import *  # noqa: F403
 from framework._tensor import Tensor, from_numpy
 from framework.c10.device import Device as device
 from framework.c10.device import (
@@ -34,6 +36,8 @@ from framework.c10.dtypes import (
     uint8,
 )
 from framework.library import Library
+
+framework.ops._api_runtime.build(framework.ops._native.NATIVE)
 
 cfloat = complex64
 cdouble = complex128

@@ -7,19 +7,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from framework._generated.tensor_methods import TensorMethods
 from framework.c10.device import Device
 from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import bool_, dtype, dtype_from_numpy, get_default_dtype, int64
 from framework.c10.tensor_impl import TensorImpl
 
 
-class Tensor:
-    """A handle on a `TensorImpl`; several handles may share one storage (views)."""
+class Tensor(TensorMethods):
+    """A handle on a `TensorImpl`; several handles may share one storage (views).
+
+    Its operator methods (`add`, `__add__`, ...) are generated from native_functions.yaml."""
 
     __slots__ = ("__weakref__", "_impl")
 
     def __init__(self, impl: TensorImpl) -> None:
         self._impl = impl
+
+    def __hash__(self) -> int:
+        return id(self)
 
     @property
     def shape(self) -> tuple[int, ...]:

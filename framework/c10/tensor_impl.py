@@ -74,6 +74,7 @@ class TensorImpl:
         "storage_offset",
         "strides",
         "version_counter",
+        "wrapped_number",
     )
 
     def __init__(
@@ -102,6 +103,8 @@ class TensorImpl:
         self.autograd_meta: object | None = None
         self._np_view: npt.NDArray[Any] | None = None
         self._np_data: npt.NDArray[np.uint8] | None = None
+        self.wrapped_number = False
+        """A zero-dim tensor made from a Python number: type promotion ranks it as that number."""
 
     @classmethod
     def empty(cls, sizes: Sequence[int], dtype: dtype, device: Device) -> TensorImpl:

@@ -61,6 +61,13 @@ def number_dtype(value: Number) -> dtype:
     return default_complex_dtype()
 
 
+def _wrapped_dtype(d: dtype) -> dtype:
+    """The dtype a wrapped number (a zero-dim tensor made from a Python number) promotes as."""
+    if d.is_complex:
+        return default_complex_dtype()
+    return get_default_dtype() if d.is_floating_point else d
+
+
 def _kind(d: dtype | None) -> int:
     if d is None:
         return -1
@@ -99,14 +106,14 @@ def result_type(*operands: Operand) -> dtype:
     zero_result: dtype | None = None
     wrapped_result: dtype | None = None
     for op in operands:
-        if isinstance(op, Tensor):
+        if isinstance(op, Tensor) and not op._impl.wrapped_number:
             impl = op._impl
             if impl.sizes:
                 dim_result = _promote(dim_result, impl.dtype)
             else:
                 zero_result = _promote(zero_result, impl.dtype)
         else:
-            d = number_dtype(op)
+            d = _wrapped_dtype(op._impl.dtype) if isinstance(op, Tensor) else number_dtype(op)
             # A Python number only contributes its kind, at the default dtype of that kind.
             wrapped_result = _promote(wrapped_result, d)
     result = _combine(dim_result, _combine(zero_result, wrapped_result))

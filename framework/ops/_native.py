@@ -52,7 +52,7 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 
 def parse_native_functions(text: str, source: str = "native_functions.yaml") -> list[NativeFunction]:
     """Parse and check the entries (schemas parse, variants and keys are known, kernels exist)."""
-    entries = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - _LineLoader is a SafeLoader
+    entries = yaml.load(text, Loader=_LineLoader)
     if not isinstance(entries, list):
         raise NativeFunctionsError(f"{source}: expected a list of entries")
     result = []
@@ -74,7 +74,9 @@ def parse_native_functions(text: str, source: str = "native_functions.yaml") -> 
             if keys == "__line__":
                 continue
             if kernel_name not in KERNELS and kernel_name not in KERNEL_FACTORIES:
-                raise NativeFunctionsError(f"{where}: {schema.qualified_overload}: no kernel named {kernel_name!r}")
+                raise NativeFunctionsError(
+                    f"{where}: {schema.qualified_overload}: no kernel named {kernel_name!r}"
+                )
             for key in str(keys).split(","):
                 try:
                     dispatch.append((parse_dispatch_key(key.strip()), kernel_name))

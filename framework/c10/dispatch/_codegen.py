@@ -12,11 +12,21 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+from framework.c10.device import Layout, MemoryFormat
 from framework.c10.dispatch.kernel_function import MODE_GENERIC, MODE_PLAIN
-from framework.c10.dispatch.schema import FunctionSchema, TensorKind, tensor_kind
+from framework.c10.dispatch.schema import (
+    Argument,
+    BaseTy,
+    BaseType,
+    FunctionSchema,
+    OptionalType,
+    TensorKind,
+    tensor_kind,
+)
 from framework.c10.dispatch_key import DispatchKeySet
+from framework.c10.dtypes import ScalarType, dtype_from_scalar_type
 from framework.c10.local_dispatch_key_set import get_local_keys
 
 if TYPE_CHECKING:
@@ -30,6 +40,30 @@ def list_key_bits(tensors: Any) -> int:
         if t is not None:
             bits |= t._impl.key_set.repr
     return bits
+
+
+_MEMORY_FORMATS: Final = (
+    MemoryFormat.contiguous_format,
+    MemoryFormat.preserve_format,
+    MemoryFormat.channels_last,
+    MemoryFormat.channels_last_3d,
+)
+
+
+def python_default(arg: Argument) -> object:
+    """The Python value of a schema default: enum-typed defaults are written as their integer
+    codes in schemas (`ScalarType? dtype=4`, `Layout layout=0`) and become framework objects."""
+    value = arg.default
+    t = arg.type.elem if isinstance(arg.type, OptionalType) else arg.type
+    if not isinstance(value, int) or isinstance(value, bool) or not isinstance(t, BaseType):
+        return value
+    if t.ty is BaseTy.ScalarType:
+        return dtype_from_scalar_type(ScalarType(value))
+    if t.ty is BaseTy.Layout:
+        return Layout.strided
+    if t.ty is BaseTy.MemoryFormat:
+        return _MEMORY_FORMATS[value]
+    return value
 
 
 def _param_name(name: str) -> str:
@@ -70,7 +104,7 @@ def generate_dispatch_functions(
         if arg.kwarg_only and not any(p.startswith("*") for p in params):
             params.append("*")
         if arg.has_default:
-            env[f"_d_default{i}"] = arg.default
+            env[f"_d_default{i}"] = python_default(arg)
             params.append(f"{name}=_d_default{i}")
         else:
             params.append(name)

@@ -16,8 +16,8 @@ import attrs
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dispatch.dispatcher import OperatorHandle
 from framework.c10.device import Device, DeviceType
+from framework.c10.dispatch.dispatcher import OperatorHandle
 from framework.c10.dtypes import dtype
 from framework.c10.tensor_impl import TensorImpl
 from framework.ops._iter import check_can_cast
@@ -141,7 +141,7 @@ def make_view(base: Tensor, sizes: tuple[int, ...], strides: tuple[int, ...], of
 
 def not_implemented(op: str, d: dtype) -> RuntimeError:
     """PyTorch's error for a dtype an operator has no kernel for."""
-    return RuntimeError(f'"{op}" not implemented for \'{d.scalar_type_name}\'')
+    return RuntimeError(f"\"{op}\" not implemented for '{d.scalar_type_name}'")
 
 
 def same_device(op: str, tensors: tuple[Tensor, ...]) -> Device:
@@ -155,4 +155,3 @@ def same_device(op: str, tensors: tuple[Tensor, ...]) -> Device:
                 f"{device} and {other}! (when checking argument for {op})"
             )
     return device
-

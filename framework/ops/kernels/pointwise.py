@@ -53,7 +53,9 @@ def _binary_meta(
     return meta
 
 
-def _binary_impl(fn: BinaryFn, compute_of: Callable[[Tensor, Operand], dtype] = result_type) -> Callable[..., None]:
+def _binary_impl(
+    fn: BinaryFn, compute_of: Callable[[Tensor, Operand], dtype] = result_type
+) -> Callable[..., None]:
     def impl(out: Array, self: Tensor, other: Operand) -> None:
         compute = compute_of(self, other)
         result = fn(_operand(self, compute), _operand(other, compute))
@@ -150,7 +152,11 @@ def _div_impl(out: Array, self: Tensor, other: Operand, *, rounding_mode: str | 
 
 structured("div", _div_meta, _div_impl)
 
-structured("mul", _binary_meta("mul"), _binary_impl(lambda a, b: np.logical_and(a, b) if a.dtype == np.bool_ else a * b))
+structured(
+    "mul",
+    _binary_meta("mul"),
+    _binary_impl(lambda a, b: np.logical_and(a, b) if a.dtype == np.bool_ else a * b),
+)
 
 
 def _integral_or_bool(d: dtype) -> bool:
@@ -290,7 +296,11 @@ _unary("floor", np.floor, allowed=_not_complex)
 _unary("ceil", np.ceil, allowed=_not_complex)
 _unary("trunc", np.trunc, allowed=_not_complex)
 _unary("round", np.round, allowed=_not_complex)
-_unary("bitwise_not", lambda a: np.logical_not(a) if a.dtype == np.bool_ else np.invert(a), allowed=_integral_or_bool)
+_unary(
+    "bitwise_not",
+    lambda a: np.logical_not(a) if a.dtype == np.bool_ else np.invert(a),
+    allowed=_integral_or_bool,
+)
 _unary("logical_not", np.logical_not, result=_to_bool)
 _unary("isnan", np.isnan, result=_to_bool)
 _unary("isinf", np.isinf, result=_to_bool)

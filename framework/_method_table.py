@@ -1,0 +1,46 @@
+"""The parsers behind `Tensor`'s generated methods, filled once the operators are registered.
+
+This module imports nothing of the framework so that `Tensor` (which the generated methods
+belong to) can be defined before any operator exists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+
+class MethodParser(Protocol):
+    def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], self_: Any = None) -> Any: ...
+
+
+METHOD_PARSERS: dict[str, MethodParser] = {}
+
+
+def method(name: str) -> Callable[..., Any]:
+    """The Tensor method `name`: parses its arguments against every signature of `name`."""
+
+    def tensor_method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return METHOD_PARSERS[name].call(args, kwargs, self)
+
+    tensor_method.__name__ = tensor_method.__qualname__ = name
+    return tensor_method
+
+
+def operator(name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
+    """A binary operator (`__add__` -> method `name`); `reflected` swaps the operands."""
+
+    def binary(self: Any, other: Any) -> Any:
+        parser = METHOD_PARSERS[name]
+        if reflected:
+            return parser.call((self,), {}, _wrap(other, self))
+        return parser.call((other,), {}, self)
+
+    binary.__name__ = binary.__qualname__ = name
+    return binary
+
+
+def _wrap(value: Any, like: Any) -> Any:
+    """A Python number as a zero-dim tensor (PyTorch's wrapped number) for reflected operators."""
+    from framework.ops._api_runtime import scalar_tensor
+
+    return scalar_tensor(value, like)
