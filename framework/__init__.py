@@ -6,6 +6,7 @@ from framework import _builtin_fallbacks as _builtin_fallbacks
 from framework import ops as ops
 from framework._generated.functions import *  # noqa: F403
 from framework._tensor import Tensor, from_numpy
+from framework._tensor_new import tensor
 from framework.c10.device import Device as device
 from framework.c10.device import (
     Layout,
@@ -83,5 +84,6 @@ __all__ = [
     "set_default_dtype",
     "short",
     "strided",
+    "tensor",
     "uint8",
 ]

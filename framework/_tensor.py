@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._generated.tensor_methods import TensorMethods
+from framework.autograd import variable
 from framework.c10.device import Device
 from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import bool_, dtype, dtype_from_numpy, get_default_dtype, int64
@@ -26,6 +27,22 @@ class Tensor(TensorMethods):
 
     def __hash__(self) -> int:
         return id(self)
+
+    @property
+    def requires_grad(self) -> bool:
+        return variable.requires_grad(self)
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        variable.set_requires_grad(self, value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        variable.set_requires_grad(self, requires_grad)
+        return self
+
+    @property
+    def grad(self) -> Tensor | None:
+        return variable.grad(self)
 
     @property
     def shape(self) -> tuple[int, ...]:

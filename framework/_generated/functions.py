@@ -29,6 +29,7 @@ cosh = function("cosh")
 cosh_ = function("cosh_")
 div = function("div")
 empty = function("empty")
+empty_like = function("empty_like")
 empty_strided = function("empty_strided")
 eq = function("eq")
 exp = function("exp")
@@ -40,6 +41,8 @@ fill_ = function("fill_")
 floor = function("floor")
 floor_ = function("floor_")
 fmod = function("fmod")
+full = function("full")
+full_like = function("full_like")
 ge = function("ge")
 gt = function("gt")
 isfinite = function("isfinite")
@@ -67,6 +70,8 @@ mul = function("mul")
 ne = function("ne")
 neg = function("neg")
 neg_ = function("neg_")
+ones = function("ones")
+ones_like = function("ones_like")
 pow = function("pow")
 reciprocal = function("reciprocal")
 reciprocal_ = function("reciprocal_")
@@ -77,6 +82,7 @@ round = function("round")
 round_ = function("round_")
 rsqrt = function("rsqrt")
 rsqrt_ = function("rsqrt_")
+scalar_tensor = function("scalar_tensor")
 sigmoid = function("sigmoid")
 sigmoid_ = function("sigmoid_")
 sign = function("sign")
@@ -95,6 +101,8 @@ tanh_ = function("tanh_")
 trunc = function("trunc")
 trunc_ = function("trunc_")
 zero_ = function("zero_")
+zeros = function("zeros")
+zeros_like = function("zeros_like")
 
 __all__ = [
     "abs",
@@ -121,6 +129,7 @@ __all__ = [
     "cosh_",
     "div",
     "empty",
+    "empty_like",
     "empty_strided",
     "eq",
     "exp",
@@ -132,6 +141,8 @@ __all__ = [
     "floor",
     "floor_",
     "fmod",
+    "full",
+    "full_like",
     "ge",
     "gt",
     "isfinite",
@@ -159,6 +170,8 @@ __all__ = [
     "ne",
     "neg",
     "neg_",
+    "ones",
+    "ones_like",
     "pow",
     "reciprocal",
     "reciprocal_",
@@ -169,6 +182,7 @@ __all__ = [
     "round_",
     "rsqrt",
     "rsqrt_",
+    "scalar_tensor",
     "sigmoid",
     "sigmoid_",
     "sign",
@@ -187,4 +201,6 @@ __all__ = [
     "trunc",
     "trunc_",
     "zero_",
+    "zeros",
+    "zeros_like",
 ]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from framework._tensor import Tensor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from framework._tensor import Tensor
 
 
 class AutogradMeta:
@@ -37,3 +40,8 @@ def make_variable(tensor: Tensor, requires_grad: bool = False) -> Tensor:
 def requires_grad(tensor: Tensor) -> bool:
     meta = tensor._impl.autograd_meta
     return isinstance(meta, AutogradMeta) and meta.requires_grad
+
+
+def grad(tensor: Tensor) -> Tensor | None:
+    meta = tensor._impl.autograd_meta
+    return meta.grad if isinstance(meta, AutogradMeta) else None

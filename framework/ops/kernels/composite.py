@@ -1,0 +1,176 @@
+"""Factories written with other operators (CompositeExplicitAutograd, as in PyTorch): they call
+through the dispatcher, so `empty` picks the backend and `fill_` fills on it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from framework._tensor import Tensor
+from framework.c10.device import Device, Layout, MemoryFormat
+from framework.c10.dtypes import dtype, get_default_dtype
+from framework.c10.tensor_impl import contiguous_strides
+from framework.ops.kernels._registry import kernel
+from framework.ops.kernels.factories import fill_dtype
+
+Number = bool | int | float | complex
+
+
+def _aten() -> Any:
+    import framework.ops
+
+    return framework.ops.aten
+
+
+def _empty(
+    size: Sequence[int], dtype: dtype | None, layout: Layout | None, device: Device | str | None
+) -> Tensor:
+    result: Tensor = _aten().empty.memory_format(size, dtype=dtype, layout=layout, device=device)
+    return result
+
+
+@kernel("zeros")
+def zeros(
+    size: Sequence[int],
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    result: Tensor = _aten().zero_(_empty(size, dtype, layout, device))
+    return result
+
+
+@kernel("ones")
+def ones(
+    size: Sequence[int],
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    return full(size, 1, dtype=dtype or get_default_dtype(), layout=layout, device=device)
+
+
+@kernel("full")
+def full(
+    size: Sequence[int],
+    fill_value: Number,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    result: Tensor = _aten().fill_.Scalar(
+        _empty(size, fill_dtype(fill_value, dtype), layout, device), fill_value
+    )
+    return result
+
+
+def _dense_strides(t: Tensor) -> tuple[int, ...]:
+    """Strides for a new tensor laid out like `t` (PyTorch's preserve_format): `t`'s dimension
+    order when `t` is non-overlapping and dense, else row-major."""
+    impl = t._impl
+    sizes, strides = impl.sizes, impl.strides
+    order = sorted(range(len(sizes)), key=lambda d: (strides[d], -d))
+    expected = 1
+    for d in order:
+        if sizes[d] != 1 and strides[d] != expected:
+            return contiguous_strides(sizes)
+        expected *= sizes[d]
+    result = [0] * len(sizes)
+    acc = 1
+    for d in order:
+        result[d] = acc
+        acc *= max(sizes[d], 1)
+    return tuple(result)
+
+
+@kernel("empty_like")
+def empty_like(
+    self: Tensor,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+    memory_format: MemoryFormat | None = None,
+) -> Tensor:
+    impl = self._impl
+    d = dtype or impl.dtype
+    dev = device or impl.device
+    if memory_format in (None, MemoryFormat.preserve_format) and not impl.is_contiguous():
+        result: Tensor = _aten().empty_strided(
+            impl.sizes, _dense_strides(self), dtype=d, layout=layout, device=dev
+        )
+        return result
+    return _empty(impl.sizes, d, layout, dev)
+
+
+def _like(
+    self: Tensor,
+    fill_value: Number,
+    dtype: dtype | None,
+    layout: Layout | None,
+    device: Device | str | None,
+    memory_format: MemoryFormat | None,
+) -> Tensor:
+    empty = empty_like(self, dtype=dtype, layout=layout, device=device, memory_format=memory_format)
+    result: Tensor = _aten().fill_.Scalar(empty, fill_value)
+    return result
+
+
+@kernel("zeros_like")
+def zeros_like(
+    self: Tensor,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+    memory_format: MemoryFormat | None = None,
+) -> Tensor:
+    return _like(self, 0, dtype, layout, device, memory_format)
+
+
+@kernel("ones_like")
+def ones_like(
+    self: Tensor,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+    memory_format: MemoryFormat | None = None,
+) -> Tensor:
+    return _like(self, 1, dtype, layout, device, memory_format)
+
+
+@kernel("full_like")
+def full_like(
+    self: Tensor,
+    fill_value: Number,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+    memory_format: MemoryFormat | None = None,
+) -> Tensor:
+    return _like(self, fill_value, dtype, layout, device, memory_format)
+
+
+@kernel("scalar_tensor")
+def scalar_tensor(
+    s: Number,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    result: Tensor = _aten().fill_.Scalar(_empty((), dtype or get_default_dtype(), layout, device), s)
+    return result
