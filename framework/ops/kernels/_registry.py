@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 import numpy.typing as npt
@@ -29,10 +29,13 @@ the current DispatchKeySet first."""
 _CPU: Final = Device("cpu")
 
 
-def kernel(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def kernel(name: str) -> Callable[[F], F]:
     """Register a kernel under `name` (the name `native_functions.yaml` uses)."""
 
-    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def register(fn: F) -> F:
         if name in KERNELS:
             raise ValueError(f"kernel name {name!r} registered twice")
         KERNELS[name] = fn
