@@ -36,6 +36,14 @@ from framework.c10.dtypes import (
     set_default_dtype,
     uint8,
 )
+from framework.c10.generator import (
+    Generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from framework.library import Library
 
 framework.ops._api_runtime.build(framework.ops._native.NATIVE)
@@ -50,6 +58,7 @@ int = int32
 long = int64
 
 __all__ = [
+    "Generator",
     "Layout",
     "Library",
     "MemoryFormat",
@@ -70,18 +79,23 @@ __all__ = [
     "float32",
     "float64",
     "from_numpy",
+    "get_rng_state",
     "get_default_dtype",
     "half",
+    "initial_seed",
     "int",
     "int8",
     "int16",
     "int32",
     "int64",
     "long",
+    "manual_seed",
     "ops",
     "preserve_format",
     "promote_types",
+    "seed",
     "set_default_dtype",
+    "set_rng_state",
     "short",
     "strided",
     "tensor",

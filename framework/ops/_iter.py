@@ -102,6 +102,12 @@ def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
 
 def result_type(*operands: Operand) -> dtype:
     """The dtype PyTorch computes for a pointwise operation on `operands`."""
+    if len(operands) == 2:
+        a, b = operands
+        if isinstance(a, Tensor) and isinstance(b, Tensor):
+            ia, ib = a._impl, b._impl
+            if ia.dtype is ib.dtype and not (ia.wrapped_number or ib.wrapped_number):
+                return ia.dtype
     dim_result: dtype | None = None
     zero_result: dtype | None = None
     wrapped_result: dtype | None = None

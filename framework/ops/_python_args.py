@@ -18,6 +18,7 @@ import attrs
 from framework._tensor import Tensor
 from framework.autograd.variable import make_variable
 from framework.c10.device import Device, Layout, MemoryFormat
+from framework.c10.dispatch._codegen import python_default
 from framework.c10.dispatch.dispatcher import OperatorHandle
 from framework.c10.dispatch.schema import (
     Argument,
@@ -164,7 +165,7 @@ class PythonSignature:
                 a.name,
                 a.type,
                 a.kwarg_only,
-                a.default if a.has_default else _MISSING,
+                python_default(a) if a.has_default else _MISSING,
             )
             for a in args
         )

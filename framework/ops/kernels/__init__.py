@@ -3,6 +3,8 @@
 from framework.ops.kernels import composite as composite
 from framework.ops.kernels import factories as factories
 from framework.ops.kernels import pointwise as pointwise
+from framework.ops.kernels import random as random
+from framework.ops.kernels import reductions as reductions
 from framework.ops.kernels._registry import KERNEL_FACTORIES, KERNELS
 
 __all__ = ["KERNELS", "KERNEL_FACTORIES"]

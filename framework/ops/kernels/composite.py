@@ -16,16 +16,16 @@ from framework.ops.kernels.factories import fill_dtype
 Number = bool | int | float | complex
 
 
-def _aten() -> Any:
+def aten() -> Any:
     import framework.ops
 
     return framework.ops.aten
 
 
-def _empty(
+def dispatched_empty(
     size: Sequence[int], dtype: dtype | None, layout: Layout | None, device: Device | str | None
 ) -> Tensor:
-    result: Tensor = _aten().empty.memory_format(size, dtype=dtype, layout=layout, device=device)
+    result: Tensor = aten().empty.memory_format(size, dtype=dtype, layout=layout, device=device)
     return result
 
 
@@ -38,7 +38,7 @@ def zeros(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    result: Tensor = _aten().zero_(_empty(size, dtype, layout, device))
+    result: Tensor = aten().zero_(dispatched_empty(size, dtype, layout, device))
     return result
 
 
@@ -64,8 +64,8 @@ def full(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    result: Tensor = _aten().fill_.Scalar(
-        _empty(size, fill_dtype(fill_value, dtype), layout, device), fill_value
+    result: Tensor = aten().fill_.Scalar(
+        dispatched_empty(size, fill_dtype(fill_value, dtype), layout, device), fill_value
     )
     return result
 
@@ -103,11 +103,11 @@ def empty_like(
     d = dtype or impl.dtype
     dev = device or impl.device
     if memory_format in (None, MemoryFormat.preserve_format) and not impl.is_contiguous():
-        result: Tensor = _aten().empty_strided(
+        result: Tensor = aten().empty_strided(
             impl.sizes, _dense_strides(self), dtype=d, layout=layout, device=dev
         )
         return result
-    return _empty(impl.sizes, d, layout, dev)
+    return dispatched_empty(impl.sizes, d, layout, dev)
 
 
 def _like(
@@ -119,7 +119,7 @@ def _like(
     memory_format: MemoryFormat | None,
 ) -> Tensor:
     empty = empty_like(self, dtype=dtype, layout=layout, device=device, memory_format=memory_format)
-    result: Tensor = _aten().fill_.Scalar(empty, fill_value)
+    result: Tensor = aten().fill_.Scalar(empty, fill_value)
     return result
 
 
@@ -172,5 +172,7 @@ def scalar_tensor(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    result: Tensor = _aten().fill_.Scalar(_empty((), dtype or get_default_dtype(), layout, device), s)
+    result: Tensor = aten().fill_.Scalar(
+        dispatched_empty((), dtype or get_default_dtype(), layout, device), s
+    )
     return result

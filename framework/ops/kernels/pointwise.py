@@ -78,7 +78,8 @@ def _add_like(op: str, sign: int) -> None:
 
     def meta(self: Tensor, other: Operand, alpha: Number = 1) -> TensorMeta:
         m = base_meta(self, other)
-        _check_alpha(op, self, other, alpha)
+        if type(alpha) is not int or alpha != 1:
+            _check_alpha(op, self, other, alpha)
         if sign < 0 and m.dtype is bool_:
             raise RuntimeError(
                 "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "

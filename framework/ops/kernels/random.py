@@ -1,0 +1,196 @@
+"""Random kernels: in-place samplers on CPU (drawing from a `Generator` in element order, as
+PyTorch's CPU generator does) and the factories built from them (`rand` is `empty` followed by
+`uniform_`, as in the seeds)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from framework._tensor import Tensor
+from framework.c10 import generator as rng
+from framework.c10.device import Device, Layout, MemoryFormat
+from framework.c10.dtypes import dtype, int64
+from framework.ops.kernels._registry import array, is_meta, kernel
+from framework.ops.kernels.composite import aten, dispatched_empty, empty_like
+
+
+def _gen(generator: rng.Generator | None) -> rng.Generator:
+    return rng.default_generator() if generator is None else generator
+
+
+def _fill(self: Tensor, values: np.ndarray[Any, Any]) -> Tensor:
+    """Write sampled values (flat, in logical element order) into `self`."""
+    array(self)[...] = values.reshape(self._impl.sizes)
+    return self
+
+
+@kernel("uniform_")
+def uniform_(
+    self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: rng.Generator | None = None
+) -> Tensor:
+    if is_meta(self._impl.device):
+        return self
+    impl = self._impl
+    return _fill(self, rng.uniform(_gen(generator), impl.numel(), impl.dtype.numpy_dtype, from_, to))
+
+
+@kernel("normal_")
+def normal_(
+    self: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: rng.Generator | None = None
+) -> Tensor:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    if is_meta(self._impl.device):
+        return self
+    impl = self._impl
+    values = rng.normal(
+        _gen(generator), impl.numel(), impl.dtype.numpy_dtype, mean, std, contiguous=impl.is_contiguous()
+    )
+    return _fill(self, values)
+
+
+@kernel("random_")
+def random_(self: Tensor, *, generator: rng.Generator | None = None) -> Tensor:
+    if is_meta(self._impl.device):
+        return self
+    impl = self._impl
+    return _fill(self, rng.random_default(_gen(generator), impl.numel(), impl.dtype.numpy_dtype))
+
+
+@kernel("random_from")
+def random_from(
+    self: Tensor, from_: int, to: int | None, *, generator: rng.Generator | None = None
+) -> Tensor:
+    if is_meta(self._impl.device):
+        return self
+    impl = self._impl
+    return _fill(self, rng.random_integers(_gen(generator), impl.numel(), impl.dtype.numpy_dtype, from_, to))
+
+
+@kernel("random_to")
+def random_to(self: Tensor, to: int, *, generator: rng.Generator | None = None) -> Tensor:
+    return random_from(self, 0, to, generator=generator)
+
+
+@kernel("rand")
+def rand(
+    size: Sequence[int],
+    *,
+    generator: rng.Generator | None = None,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    result: Tensor = aten().uniform_(
+        dispatched_empty(size, dtype, layout, device), 0.0, 1.0, generator=generator
+    )
+    return result
+
+
+@kernel("randn")
+def randn(
+    size: Sequence[int],
+    *,
+    generator: rng.Generator | None = None,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    result: Tensor = aten().normal_(
+        dispatched_empty(size, dtype, layout, device), 0.0, 1.0, generator=generator
+    )
+    return result
+
+
+@kernel("randint")
+def randint(
+    high: int,
+    size: Sequence[int],
+    *,
+    generator: rng.Generator | None = None,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    return randint_low(0, high, size, generator=generator, dtype=dtype, layout=layout, device=device)
+
+
+@kernel("randint_low")
+def randint_low(
+    low: int,
+    high: int,
+    size: Sequence[int],
+    *,
+    generator: rng.Generator | None = None,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    empty = dispatched_empty(size, dtype or int64, layout, device)
+    result: Tensor = getattr(aten().random_, "from")(empty, low, high, generator=generator)
+    return result
+
+
+@kernel("randperm")
+def randperm(
+    n: int,
+    *,
+    generator: rng.Generator | None = None,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    out = dispatched_empty((n,), dtype or int64, layout, device)
+    if not is_meta(out._impl.device):
+        _fill(out, rng.randperm(_gen(generator), n, out.dtype.numpy_dtype))
+    return out
+
+
+def _like(
+    self: Tensor,
+    d: dtype | None,
+    layout: Layout | None,
+    device: Device | str | None,
+    fmt: MemoryFormat | None,
+) -> Tensor:
+    return empty_like(self, dtype=d, layout=layout, device=device, memory_format=fmt)
+
+
+@kernel("rand_like")
+def rand_like(
+    self: Tensor,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+    memory_format: MemoryFormat | None = None,
+) -> Tensor:
+    result: Tensor = aten().uniform_(_like(self, dtype, layout, device, memory_format))
+    return result
+
+
+@kernel("randn_like")
+def randn_like(
+    self: Tensor,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+    memory_format: MemoryFormat | None = None,
+) -> Tensor:
+    result: Tensor = aten().normal_(_like(self, dtype, layout, device, memory_format))
+    return result
