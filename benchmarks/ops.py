@@ -51,8 +51,9 @@ def rows() -> list[tuple[str, float, float, float | None]]:
 
 
 def main() -> None:
+    header = ("case", "framework us", "numpy us", "torch us", "vs numpy", "vs torch")
     print(
-        f"{'case':28s} {'framework us':>13s} {'numpy us':>10s} {'torch us':>10s} {'vs numpy':>9s} {'vs torch':>9s}"
+        f"{header[0]:28s} {header[1]:>13s} {header[2]:>10s} {header[3]:>10s} {header[4]:>9s} {header[5]:>9s}"
     )
     table = rows()
     for name, fw, npy, tch in table:
@@ -61,12 +62,10 @@ def main() -> None:
         print(f"{name:28s} {fw:13.2f} {npy:10.2f} {tch_text} {fw / npy:8.2f}x {vs_torch}")
     add, mm = table
     if add[3] is not None:
-        print(
-            f"target a + b <= 2x torch: {add[1] / add[3]:.2f}x -> {'met' if add[1] <= 2 * add[3] else 'NOT met'}"
-        )
-    print(
-        f"target matmul <= 1.05x numpy: {mm[1] / mm[2]:.3f}x -> {'met' if mm[1] <= 1.05 * mm[2] else 'NOT met'}"
-    )
+        verdict = "met" if add[1] <= 2 * add[3] else "NOT met"
+        print(f"target a + b <= 2x torch: {add[1] / add[3]:.2f}x -> {verdict}")
+    verdict = "met" if mm[1] <= 1.05 * mm[2] else "NOT met"
+    print(f"target matmul <= 1.05x numpy: {mm[1] / mm[2]:.3f}x -> {verdict}")
 
 
 if __name__ == "__main__":
