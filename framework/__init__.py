@@ -7,6 +7,7 @@ from framework import ops as ops
 from framework._generated.functions import *  # noqa: F403
 from framework._tensor import Tensor, from_numpy
 from framework._tensor_new import tensor
+from framework._tensor_str import get_printoptions, printoptions, set_printoptions
 from framework.c10.device import Device as device
 from framework.c10.device import (
     Layout,
@@ -80,6 +81,7 @@ __all__ = [
     "float64",
     "from_numpy",
     "get_default_dtype",
+    "get_printoptions",
     "get_rng_state",
     "half",
     "initial_seed",
@@ -92,9 +94,11 @@ __all__ = [
     "manual_seed",
     "ops",
     "preserve_format",
+    "printoptions",
     "promote_types",
     "seed",
     "set_default_dtype",
+    "set_printoptions",
     "set_rng_state",
     "short",
     "strided",

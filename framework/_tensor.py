@@ -8,10 +8,11 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._generated.tensor_methods import TensorMethods
+from framework._tensor_str import format_tensor
 from framework.autograd import variable
 from framework.c10.device import Device
 from framework.c10.dispatch_key import DispatchKeySet
-from framework.c10.dtypes import bool_, dtype, dtype_from_numpy, get_default_dtype, int64
+from framework.c10.dtypes import dtype, dtype_from_numpy, get_default_dtype
 from framework.c10.tensor_impl import TensorImpl
 
 
@@ -120,11 +121,15 @@ class Tensor(TensorMethods):
 
     def __repr__(self) -> str:
         impl = self._impl
-        suffix = "" if impl.dtype in (get_default_dtype(), int64, bool_) else f", dtype={impl.dtype}"
-        if impl.storage.data is None:
-            return f"tensor(..., device='{impl.device}', size={impl.sizes}{suffix})"
-        body = np.array2string(impl.numpy_view(), separator=", ", prefix="tensor(")
-        return f"tensor({body}{suffix})"
+        data = None if impl.storage.data is None else impl.numpy_view()
+        return format_tensor(
+            data,
+            dtype_name=impl.dtype.name,
+            is_default_dtype=impl.dtype is get_default_dtype(),
+            shape=impl.sizes,
+            device=str(impl.device),
+            requires_grad=self.requires_grad,
+        )
 
 
 def from_numpy(array: npt.NDArray[Any]) -> Tensor:
