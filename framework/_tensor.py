@@ -113,6 +113,36 @@ class Tensor(TensorMethods):
     def tolist(self) -> Any:
         return self._impl.numpy_view().tolist()
 
+    def __len__(self) -> int:
+        if not self._impl.sizes:
+            raise TypeError("len() of a 0-d tensor")
+        return self._impl.sizes[0]
+
+    def __bool__(self) -> bool:
+        n = self._impl.numel()
+        if n != 1:
+            amount = "no values" if n == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+        return bool(self.item())
+
+    def _real_item(self, to: str) -> int | float:
+        value = self.item()
+        if isinstance(value, complex):
+            raise TypeError(f"can't convert complex to {to}")
+        return value
+
+    def __float__(self) -> float:
+        return float(self._real_item("float"))
+
+    def __int__(self) -> int:
+        return int(self._real_item("int"))
+
+    def __index__(self) -> int:
+        value = self.item() if self._impl.numel() == 1 else None
+        if not isinstance(value, int):
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return value
+
     def item(self) -> bool | int | float | complex:
         if self._impl.numel() != 1:
             raise RuntimeError(f"a Tensor with {self._impl.numel()} elements cannot be converted to Scalar")
