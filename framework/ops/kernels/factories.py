@@ -161,12 +161,25 @@ def linspace(
     d = dtype or get_default_dtype()
     out = new_tensor((steps,), d, resolve_device(device))
     if not is_meta(out._impl.device) and steps:
-        # PyTorch fills the first half from start and the second half from end (symmetric error).
-        step = (end - start) / (steps - 1) if steps > 1 else 0.0
-        idx = np.arange(steps, dtype=np.float64)
-        half = steps // 2
-        values = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
-        array(out)[...] = values.astype(d.numpy_dtype) if d.is_floating_point else np.trunc(values)
+        # As PyTorch: start/end converted to the output dtype, the step in it (float32 for
+        # float16, double for integers), the first half counted from `start` and the second from
+        # `end`; float32 steps are applied as one fused multiply-add (exact in double).
+        if d.is_floating_point or d.is_complex:
+            compute = np.dtype(np.float32) if d.itemsize == 2 else d.numpy_dtype
+            lo, hi = compute.type(start), compute.type(end)
+        else:
+            compute = np.dtype(np.float64)
+            lo, hi = compute.type(int(start)), compute.type(int(end))
+        step = (hi - lo) / compute.type(steps - 1) if steps > 1 else compute.type(0)
+        fused = compute == np.float32
+        wide = np.float64 if fused else compute.type
+        idx = np.arange(steps)
+        values = np.where(
+            idx < steps // 2,
+            wide(lo) + wide(step) * idx.astype(wide),
+            wide(hi) - wide(step) * (steps - idx - 1).astype(wide),
+        )
+        array(out)[...] = values.astype(d.numpy_dtype)
     return out
 
 
