@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from framework import _indexing
 from framework._generated.tensor_methods import TensorMethods
 from framework._tensor_str import format_tensor
 from framework.autograd import variable
@@ -124,6 +125,12 @@ class Tensor(TensorMethods):
             amount = "no values" if n == 0 else "more than one value"
             raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return bool(self.item())
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return _indexing.getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        _indexing.setitem(self, index, value)
 
     def _real_item(self, to: str) -> int | float:
         value = self.item()

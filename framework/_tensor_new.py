@@ -64,14 +64,12 @@ def tensor(
     """A new tensor holding a copy of `data` (nested sequences of numbers, NumPy arrays, tensors).
 
     Floats take the default dtype, ints int64, bools bool, complex the default complex dtype."""
-    import framework.ops
+    from framework.ops.kernels.composite import dispatched_empty
 
     array, inferred = _infer(data)
     result_dtype = dtype or inferred
     with AutoDispatchBelowADInplaceOrView():
-        result: Tensor = framework.ops.aten.empty.memory_format(
-            list(array.shape), dtype=result_dtype, device=device
-        )
+        result = dispatched_empty(list(array.shape), result_dtype, None, device)
     if result._impl.storage.data is not None:
         result._impl.numpy_view()[...] = array.astype(result_dtype.numpy_dtype, copy=False)
     return make_variable(result, requires_grad)

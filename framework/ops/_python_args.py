@@ -10,6 +10,7 @@ lists every signature it accepts.
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -132,6 +133,13 @@ def _accepts(t: SchemaType, value: object) -> bool:
     return bool(check(value))
 
 
+def python_name(name: str) -> str:
+    """A schema argument's Python parameter name: `self` is `input`, keywords get a trailing `_`."""
+    if name == "self":
+        return "input"
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def _is_tensor_options(schema: FunctionSchema) -> bool:
     names = {a.name for a in schema.arguments}
     return {"dtype", "layout", "device"} <= names
@@ -161,7 +169,7 @@ class PythonSignature:
             args = args[1:]
         params = tuple(
             Param(
-                "input" if a.name == "self" else a.name,
+                python_name(a.name),
                 a.name,
                 a.type,
                 a.kwarg_only,

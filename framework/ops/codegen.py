@@ -26,6 +26,7 @@ from framework.c10.dispatch.schema import (
 )
 from framework.ops._api_runtime import Overload, is_method_overload, python_groups
 from framework.ops._native import NativeFunction, load_native_functions
+from framework.ops._python_args import python_name
 
 OUTPUT_DIR: Final = Path(__file__).resolve().parents[1] / "_generated"
 HEADER: Final = (
@@ -120,7 +121,7 @@ def _is_tensor_options(schema: FunctionSchema) -> bool:
 
 
 def _param(a: Argument) -> str:
-    name = "input" if a.name == "self" else a.name
+    name = python_name(a.name)
     default = " = ..." if a.has_default else ""
     return f"{name}: {annotation(a.type)}{default}"
 

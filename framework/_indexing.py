@@ -1,0 +1,146 @@
+"""`Tensor.__getitem__` / `__setitem__` (PyTorch's python_variable_indexing).
+
+Basic indices (ints, slices, None, Ellipsis) become views (`select`, `slice`, `unsqueeze`);
+advanced indices (integer or boolean tensors, lists) are gathered into one `index` call (or
+`index_put_` for assignment) over the view, so `x[1:, [0, 2]]` copies nothing it need not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from framework import _tensor
+from framework.c10.dtypes import bool_, int32, int64, uint8
+
+if TYPE_CHECKING:
+    from framework._tensor import Tensor
+
+Index = Any
+
+
+def _aten() -> Any:
+    import framework.ops
+
+    return framework.ops.aten
+
+
+def _as_tuple(index: Index) -> tuple[Any, ...]:
+    if isinstance(index, tuple):
+        return index
+    return (index,)
+
+
+def _to_tensor(value: Any) -> Tensor:
+    from framework._tensor_new import tensor
+
+    return value if isinstance(value, _tensor.Tensor) else tensor(value)
+
+
+def _consumed(item: Any) -> int:
+    """How many dimensions of the indexed tensor an index item consumes."""
+    if item is None or item is Ellipsis or isinstance(item, bool):
+        return 0
+    if isinstance(item, _tensor.Tensor) and item.dtype in (bool_, uint8):
+        return max(item.dim(), 1)
+    return 1
+
+
+def _check_item(item: Any) -> None:
+    if isinstance(item, (int, slice, _tensor.Tensor, list, tuple)) or item is None or item is Ellipsis:
+        return
+    raise IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+        f"indices (got {type(item).__name__})"
+    )
+
+
+def _basic_and_advanced(self: Tensor, index: Index) -> tuple[Tensor, list[Tensor | None]]:
+    """Apply the basic indices as views; return the view and the advanced indices per dim."""
+    items = _as_tuple(index)
+    for item in items:
+        _check_item(item)
+    if sum(item is Ellipsis for item in items) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = sum(_consumed(item) for item in items)
+    if self.dim() == 0 and any(isinstance(item, int) and not isinstance(item, bool) for item in items):
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
+    if consumed > self.dim():
+        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+    aten = _aten()
+    result = self
+    dim = 0
+    advanced: list[Tensor | None] = []
+    for item in items:
+        if item is Ellipsis:
+            skip = self.dim() - consumed
+            advanced += [None] * skip
+            dim += skip
+        elif item is None:
+            result = aten.unsqueeze(result, dim)
+            advanced.append(None)
+            dim += 1
+        elif isinstance(item, bool):
+            result = aten.unsqueeze(result, dim)
+            advanced.append(_to_tensor([item]))
+            dim += 1
+        elif isinstance(item, int):
+            result = aten.select.int(result, dim, item)
+        elif isinstance(item, slice):
+            step = 1 if item.step is None else item.step
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            result = aten.slice.Tensor(result, dim, item.start, item.stop, step)
+            advanced.append(None)
+            dim += 1
+        else:
+            t = _to_tensor(item)
+            if t.dtype in (bool_, uint8):
+                span = max(t.dim(), 1)
+                advanced.append(t)
+                advanced += [None] * (span - 1)
+                dim += span
+            else:
+                if t.dtype not in (int64, int32):
+                    raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+                advanced.append(t)
+                dim += 1
+    return result, advanced
+
+
+def _has_advanced(advanced: list[Tensor | None]) -> bool:
+    return any(a is not None for a in advanced)
+
+
+def _trim(advanced: list[Tensor | None]) -> list[Tensor | None]:
+    while advanced and advanced[-1] is None:
+        advanced.pop()
+    return advanced
+
+
+def getitem(self: Tensor, index: Index) -> Tensor:
+    view, advanced = _basic_and_advanced(self, index)
+    if view is self:  # `x[...]`, `x[()]`: a new view of the whole tensor
+        view = _aten().view(self, list(self.shape))
+    if not _has_advanced(advanced):
+        return view
+    result: Tensor = _aten().index.Tensor(view, _trim(advanced))
+    return result
+
+
+def setitem(self: Tensor, index: Index, value: Any) -> None:
+    view, advanced = _basic_and_advanced(self, index)
+    aten = _aten()
+    if _has_advanced(advanced):
+        values = (
+            value
+            if isinstance(value, _tensor.Tensor)
+            else aten.full([], value, dtype=self.dtype, device=self.device)
+        )
+        aten.index_put_(view, _trim(advanced), values)
+    elif isinstance(value, _tensor.Tensor):
+        aten.copy_(view, value)
+    else:
+        aten.fill_.Scalar(view, value)
