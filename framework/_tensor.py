@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -13,7 +15,18 @@ from framework._tensor_str import format_tensor
 from framework.autograd import variable
 from framework.c10.device import Device
 from framework.c10.dispatch_key import DispatchKeySet
-from framework.c10.dtypes import dtype, dtype_from_numpy, get_default_dtype
+from framework.c10.dtypes import (
+    bool_,
+    dtype,
+    dtype_from_numpy,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int32,
+    int64,
+)
+from framework.c10.storage import StorageImpl
 from framework.c10.tensor_impl import TensorImpl
 
 
@@ -27,18 +40,18 @@ class Tensor(TensorMethods):
     def __init__(self, impl: TensorImpl) -> None:
         self._impl = impl
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> builtins.int:
         return id(self)
 
     @property
-    def requires_grad(self) -> bool:
+    def requires_grad(self) -> builtins.bool:
         return variable.requires_grad(self)
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         variable.set_requires_grad(self, value)
 
-    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+    def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         variable.set_requires_grad(self, requires_grad)
         return self
 
@@ -47,18 +60,18 @@ class Tensor(TensorMethods):
         return variable.grad(self)
 
     @property
-    def shape(self) -> tuple[int, ...]:
+    def shape(self) -> tuple[builtins.int, ...]:
         return self._impl.sizes
 
-    def size(self, dim: int | None = None) -> tuple[int, ...] | int:
+    def size(self, dim: builtins.int | None = None) -> tuple[builtins.int, ...] | builtins.int:
         sizes = self._impl.sizes
         return sizes if dim is None else sizes[self._wrap_dim(dim)]
 
-    def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
+    def stride(self, dim: builtins.int | None = None) -> tuple[builtins.int, ...] | builtins.int:
         strides = self._impl.strides
         return strides if dim is None else strides[self._wrap_dim(dim)]
 
-    def _wrap_dim(self, dim: int) -> int:
+    def _wrap_dim(self, dim: builtins.int) -> builtins.int:
         n = len(self._impl.sizes)
         if n == 0:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
@@ -68,7 +81,7 @@ class Tensor(TensorMethods):
             )
         return dim % n
 
-    def storage_offset(self) -> int:
+    def storage_offset(self) -> builtins.int:
         return self._impl.storage_offset
 
     @property
@@ -84,20 +97,20 @@ class Tensor(TensorMethods):
         """The dispatch keys of this tensor (PyTorch's `torch._C._dispatch_keys(t)`)."""
         return self._impl.key_set
 
-    def dim(self) -> int:
+    def dim(self) -> builtins.int:
         return len(self._impl.sizes)
 
     @property
-    def ndim(self) -> int:
+    def ndim(self) -> builtins.int:
         return len(self._impl.sizes)
 
-    def numel(self) -> int:
+    def numel(self) -> builtins.int:
         return self._impl.numel()
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self) -> builtins.bool:
         return self._impl.is_contiguous()
 
-    def data_ptr(self) -> int:
+    def data_ptr(self) -> builtins.int:
         impl = self._impl
         return impl.storage.data_ptr() + impl.storage_offset * impl.dtype.itemsize
 
@@ -105,7 +118,7 @@ class Tensor(TensorMethods):
         """A NumPy array sharing this tensor's memory."""
         return self._impl.numpy_view()
 
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
+    def __array__(self, dtype: Any = None, copy: builtins.bool | None = None) -> npt.NDArray[Any]:
         array = self._impl.numpy_view()
         if dtype is not None and np.dtype(dtype) != array.dtype:
             return array.astype(dtype)
@@ -114,12 +127,12 @@ class Tensor(TensorMethods):
     def tolist(self) -> Any:
         return self._impl.numpy_view().tolist()
 
-    def __len__(self) -> int:
+    def __len__(self) -> builtins.int:
         if not self._impl.sizes:
             raise TypeError("len() of a 0-d tensor")
         return self._impl.sizes[0]
 
-    def __bool__(self) -> bool:
+    def __bool__(self) -> builtins.bool:
         n = self._impl.numel()
         if n != 1:
             amount = "no values" if n == 0 else "more than one value"
@@ -132,25 +145,60 @@ class Tensor(TensorMethods):
     def __setitem__(self, index: Any, value: Any) -> None:
         _indexing.setitem(self, index, value)
 
-    def _real_item(self, to: str) -> int | float:
+    def __iter__(self) -> Iterator[Tensor]:
+        if not self._impl.sizes:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    @property
+    def T(self) -> Tensor:
+        """The dimensions reversed (`permute(n-1, ..., 0)`)."""
+        return self.permute(list(range(self.dim() - 1, -1, -1)))
+
+    def float(self) -> Tensor:
+        return self.to(float32)
+
+    def double(self) -> Tensor:
+        return self.to(float64)
+
+    def half(self) -> Tensor:
+        return self.to(float16)
+
+    def long(self) -> Tensor:
+        return self.to(int64)
+
+    def int(self) -> Tensor:
+        return self.to(int32)
+
+    def bool(self) -> Tensor:
+        return self.to(bool_)
+
+    def cpu(self) -> Tensor:
+        return self.to(device="cpu")
+
+    def untyped_storage(self) -> StorageImpl:
+        """The storage this tensor views (shared by all its views)."""
+        return self._impl.storage
+
+    def _real_item(self, to: str) -> builtins.int | builtins.float:
         value = self.item()
         if isinstance(value, complex):
             raise TypeError(f"can't convert complex to {to}")
         return value
 
-    def __float__(self) -> float:
+    def __float__(self) -> builtins.float:
         return float(self._real_item("float"))
 
-    def __int__(self) -> int:
+    def __int__(self) -> builtins.int:
         return int(self._real_item("int"))
 
-    def __index__(self) -> int:
+    def __index__(self) -> builtins.int:
         value = self.item() if self._impl.numel() == 1 else None
         if not isinstance(value, int):
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return value
 
-    def item(self) -> bool | int | float | complex:
+    def item(self) -> builtins.bool | builtins.int | builtins.float | builtins.complex:
         if self._impl.numel() != 1:
             raise RuntimeError(f"a Tensor with {self._impl.numel()} elements cannot be converted to Scalar")
         value: bool | int | float | complex = self._impl.numpy_view().reshape(()).item()

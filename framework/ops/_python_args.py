@@ -140,9 +140,14 @@ def python_name(name: str) -> str:
     return name + "_" if keyword.iskeyword(name) else name
 
 
-def _is_tensor_options(schema: FunctionSchema) -> bool:
+def is_factory(schema: FunctionSchema) -> bool:
+    """Whether the Python binding is a factory (takes `requires_grad=` and makes a variable):
+    tensor options and no tensor inputs, or a `*_like` function (PyTorch's rule)."""
     names = {a.name for a in schema.arguments}
-    return {"dtype", "layout", "device"} <= names
+    if not {"dtype", "layout", "device"} <= names:
+        return False
+    has_tensor = any(str(a.type).startswith("Tensor") for a in schema.arguments)
+    return not has_tensor or schema.name.endswith("_like")
 
 
 @attrs.frozen(eq=False)
@@ -177,7 +182,7 @@ class PythonSignature:
             )
             for a in args
         )
-        return cls(name, params, handle, out_handle, is_method, _is_tensor_options(handle.schema))
+        return cls(name, params, handle, out_handle, is_method, is_factory(handle.schema))
 
     @property
     def positional(self) -> tuple[Param, ...]:

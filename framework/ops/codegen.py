@@ -26,7 +26,7 @@ from framework.c10.dispatch.schema import (
 )
 from framework.ops._api_runtime import Overload, is_method_overload, python_groups
 from framework.ops._native import NativeFunction, load_native_functions
-from framework.ops._python_args import python_name
+from framework.ops._python_args import is_factory, python_name
 
 OUTPUT_DIR: Final = Path(__file__).resolve().parents[1] / "_generated"
 HEADER: Final = (
@@ -116,10 +116,6 @@ def return_annotation(schema: FunctionSchema) -> str:
     return rets[0] if len(rets) == 1 else f"tuple[{', '.join(rets)}]"
 
 
-def _is_tensor_options(schema: FunctionSchema) -> bool:
-    return {"dtype", "layout", "device"} <= {a.name for a in schema.arguments}
-
-
 def _param(a: Argument) -> str:
     name = python_name(a.name)
     default = " = ..." if a.has_default else ""
@@ -141,7 +137,7 @@ def signature(o: Overload, as_method: bool) -> str:
     params += [_param(a) for a in kwonly]
     if o.out is not None and not as_method:
         params.append("out: Tensor | None = None")
-    if _is_tensor_options(o.schema):
+    if is_factory(o.schema):
         params.append("requires_grad: bool = False")
     return ", ".join(head + params)
 
