@@ -323,3 +323,112 @@ def _neg_impl(out: Array, self: Tensor) -> None:
 
 
 structured("neg", _neg_meta, _neg_impl)
+
+
+# ---- clamp, lerp, addcmul, addcdiv, floor_divide ------------------------------------------------
+
+
+def _nary_meta(op: str, *operands: Operand | None) -> TensorMeta:
+    """Broadcast shape and promoted dtype of the given operands (None entries ignored)."""
+    present = [x for x in operands if x is not None]
+    tensors = tuple(x for x in present if isinstance(x, Tensor))
+    device = same_device(op, tensors)
+    shape: tuple[int, ...] = ()
+    for t in tensors:
+        shape = broadcast_shapes(shape, t._impl.sizes)
+    return TensorMeta(shape, result_type(*present), device)
+
+
+def _clamp_meta(self: Tensor, min: Operand | None = None, max: Operand | None = None) -> TensorMeta:
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    m = _nary_meta("clamp", self, min, max)
+    if m.dtype.is_complex:
+        raise RuntimeError("clamp is not supported for complex types")
+    return m
+
+
+def _clamp_impl(out: Array, self: Tensor, min: Operand | None = None, max: Operand | None = None) -> None:
+    compute = _nary_meta("clamp", self, min, max).dtype
+    result = _operand(self, compute)
+    if min is not None:
+        result = np.maximum(result, _operand(min, compute))
+    if max is not None:
+        result = np.minimum(result, _operand(max, compute))
+    out[...] = result
+
+
+structured("clamp", _clamp_meta, _clamp_impl)
+structured(
+    "clamp_min",
+    lambda self, min: _clamp_meta(self, min, None),
+    lambda out, self, min: _clamp_impl(out, self, min, None),
+)
+structured(
+    "clamp_max",
+    lambda self, max: _clamp_meta(self, None, max),
+    lambda out, self, max: _clamp_impl(out, self, None, max),
+)
+
+
+def _lerp_meta(self: Tensor, end: Tensor, weight: Operand) -> TensorMeta:
+    m = _nary_meta("lerp", self, end, weight if isinstance(weight, Tensor) else None)
+    if self._impl.dtype is not end._impl.dtype:
+        raise RuntimeError(
+            f"expected dtype {self._impl.dtype.scalar_type_name} for `end` but got dtype "
+            f"{end._impl.dtype.scalar_type_name}"
+        )
+    if not _is_floating(m.dtype):
+        raise not_implemented("lerp_kernel_scalar", m.dtype)
+    return TensorMeta(m.sizes, self._impl.dtype, m.device)
+
+
+def _lerp_impl(out: Array, self: Tensor, end: Tensor, weight: Operand) -> None:
+    compute = self._impl.dtype
+    a, b = _operand(self, compute), _operand(end, compute)
+    w = _operand(weight, compute)
+    # PyTorch's formula: exact at both ends and monotone.
+    out[...] = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (compute.numpy_dtype.type(1) - w))
+
+
+structured("lerp", _lerp_meta, _lerp_impl)
+
+
+def _addc_meta(op: str) -> Callable[..., TensorMeta]:
+    def meta(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> TensorMeta:
+        m = _nary_meta(op, self, tensor1, tensor2)
+        if op == "addcdiv" and not _is_floating(result_type(tensor1, tensor2)):
+            raise RuntimeError(
+                "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+                "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
+                "be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+                "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+                "for all dtypes."
+            )
+        return m
+
+    return meta
+
+
+def _addcmul_impl(out: Array, self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> None:
+    compute = _nary_meta("addcmul", self, tensor1, tensor2).dtype
+    v = compute.numpy_dtype.type(value)
+    out[...] = _operand(self, compute) + v * _operand(tensor1, compute) * _operand(tensor2, compute)
+
+
+def _addcdiv_impl(out: Array, self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> None:
+    compute = _nary_meta("addcdiv", self, tensor1, tensor2).dtype
+    v = compute.numpy_dtype.type(value)
+    out[...] = _operand(self, compute) + v * _operand(tensor1, compute) / _operand(tensor2, compute)
+
+
+structured("addcmul", _addc_meta("addcmul"), _addcmul_impl)
+structured("addcdiv", _addc_meta("addcdiv"), _addcdiv_impl)
+
+
+def _floor_divide_impl(out: Array, self: Tensor, other: Operand) -> None:
+    _div_impl(out, self, other, rounding_mode="floor")
+
+
+structured("floor_divide", _binary_meta("floor_divide"), _floor_divide_impl)
