@@ -54,7 +54,7 @@ def _array(dtype: str, shape: tuple[int, ...], seed: int) -> np.ndarray[Any, Any
 
 def _noncontiguous(a: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """The same values in a strided layout (every other element of a doubled buffer)."""
-    wide = np.zeros(a.shape[:-1] + (a.shape[-1] * 2,), a.dtype) if a.ndim else a.copy()
+    wide = np.zeros((*a.shape[:-1], a.shape[-1] * 2), a.dtype) if a.ndim else a.copy()
     if a.ndim:
         wide[..., ::2] = a
         return wide[..., ::2]
@@ -167,7 +167,7 @@ def test_binary_ops_match_torch(op: str, da: str, db: str) -> None:
 
 @needs_torch
 @pytest.mark.parametrize(
-    "op", sorted(UNARY_FLOAT) + ["sigmoid", "rsqrt", "reciprocal", "expm1", "round", "trunc"]
+    "op", [*sorted(UNARY_FLOAT), "sigmoid", "rsqrt", "reciprocal", "expm1", "round", "trunc"]
 )
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
 def test_unary_ops_match_torch(op: str, dtype: str) -> None:
