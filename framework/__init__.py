@@ -37,15 +37,16 @@ from framework.c10.dtypes import (
     set_default_dtype,
     uint8,
 )
-from framework.c10.generator import (
+from framework.library import Library
+from framework.random import (
     Generator,
+    default_generator,
     get_rng_state,
     initial_seed,
     manual_seed,
     seed,
     set_rng_state,
 )
-from framework.library import Library
 
 framework.ops._api_runtime.build(framework.ops._native.NATIVE)
 
@@ -72,6 +73,7 @@ __all__ = [
     "complex64",
     "complex128",
     "contiguous_format",
+    "default_generator",
     "device",
     "double",
     "dtype",

@@ -22,8 +22,13 @@ def _gen(generator: rng.Generator | None) -> rng.Generator:
 
 
 def _fill(self: Tensor, values: np.ndarray[Any, Any]) -> Tensor:
-    """Write sampled values (flat, in logical element order) into `self`."""
-    array(self)[...] = values.reshape(self._impl.sizes)
+    """Write samples into `self` in the order PyTorch's samplers fill it: row-major when
+    contiguous, otherwise by increasing stride (TensorIterator's order)."""
+    impl = self._impl
+    if impl.is_contiguous():
+        array(self)[...] = values.reshape(impl.sizes)
+    else:
+        array(self).flat[rng.fill_order(impl.sizes, impl.strides)] = values
     return self
 
 
