@@ -64,7 +64,7 @@ def tensor(
     """A new tensor holding a copy of `data` (nested sequences of numbers, NumPy arrays, tensors).
 
     Floats take the default dtype, ints int64, bools bool, complex the default complex dtype."""
-    from framework.ops.kernels.composite import dispatched_empty
+    from framework.ops.kernels._registry import dispatched_empty
 
     array, inferred = _infer(data)
     result_dtype = dtype or inferred

@@ -445,7 +445,7 @@ def test_array_protocol_shares_memory() -> None:
 
 def test_repr() -> None:
     # the dtype is shown unless it is the default float dtype (float32 here), int64 or bool
-    assert repr(from_numpy(np.array([1.0, 2.5], dtype=np.float32))) == "tensor([1. , 2.5])"
+    assert repr(from_numpy(np.array([1.0, 2.5], dtype=np.float32))) == "tensor([1.0000, 2.5000])"
     assert repr(from_numpy(np.array([1, 2], dtype=np.int64))) == "tensor([1, 2])"
     assert repr(from_numpy(np.array([1, 2], dtype=np.int16))) == f"tensor([1, 2], dtype={int16})"
-    assert repr(from_numpy(np.array([0.5]))) == f"tensor([0.5], dtype={float64})"
+    assert repr(from_numpy(np.array([0.5]))) == f"tensor([0.5000], dtype={float64})"

@@ -9,14 +9,14 @@ and, since on "meta" only the meta function runs, on the Meta backend too.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 import attrs
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.device import Device, DeviceType
+from framework.c10.device import Device, DeviceType, Layout
 from framework.c10.dispatch.dispatcher import OperatorHandle
 from framework.c10.dtypes import dtype
 from framework.c10.tensor_impl import TensorImpl
@@ -82,6 +82,19 @@ def resize_output(out: Tensor, sizes: tuple[int, ...]) -> None:
             stacklevel=4,
         )
     impl.resize_(sizes)
+
+
+def aten() -> Any:
+    import framework.ops
+
+    return framework.ops.aten
+
+
+def dispatched_empty(
+    size: Sequence[int], dtype: dtype | None, layout: Layout | None, device: Device | str | None
+) -> Tensor:
+    result: Tensor = aten().empty.memory_format(size, dtype=dtype, layout=layout, device=device)
+    return result
 
 
 MetaFn = Callable[..., TensorMeta]

@@ -4,29 +4,15 @@ through the dispatcher, so `empty` picks the backend and `fill_` fills on it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype, get_default_dtype
-from framework.c10.tensor_impl import contiguous_strides
-from framework.ops.kernels._registry import kernel
+from framework.ops.kernels._registry import aten, dispatched_empty, kernel
 from framework.ops.kernels.factories import fill_dtype
+from framework.ops.kernels.views import strides_for_memory_format
 
 Number = bool | int | float | complex
-
-
-def aten() -> Any:
-    import framework.ops
-
-    return framework.ops.aten
-
-
-def dispatched_empty(
-    size: Sequence[int], dtype: dtype | None, layout: Layout | None, device: Device | str | None
-) -> Tensor:
-    result: Tensor = aten().empty.memory_format(size, dtype=dtype, layout=layout, device=device)
-    return result
 
 
 @kernel("zeros")
@@ -70,25 +56,6 @@ def full(
     return result
 
 
-def _dense_strides(t: Tensor) -> tuple[int, ...]:
-    """Strides for a new tensor laid out like `t` (PyTorch's preserve_format): `t`'s dimension
-    order when `t` is non-overlapping and dense, else row-major."""
-    impl = t._impl
-    sizes, strides = impl.sizes, impl.strides
-    order = sorted(range(len(sizes)), key=lambda d: (strides[d], -d))
-    expected = 1
-    for d in order:
-        if sizes[d] != 1 and strides[d] != expected:
-            return contiguous_strides(sizes)
-        expected *= sizes[d]
-    result = [0] * len(sizes)
-    acc = 1
-    for d in order:
-        result[d] = acc
-        acc *= max(sizes[d], 1)
-    return tuple(result)
-
-
 @kernel("empty_like")
 def empty_like(
     self: Tensor,
@@ -100,14 +67,11 @@ def empty_like(
     memory_format: MemoryFormat | None = None,
 ) -> Tensor:
     impl = self._impl
-    d = dtype or impl.dtype
-    dev = device or impl.device
-    if memory_format in (None, MemoryFormat.preserve_format) and not impl.is_contiguous():
-        result: Tensor = aten().empty_strided(
-            impl.sizes, _dense_strides(self), dtype=d, layout=layout, device=dev
-        )
-        return result
-    return dispatched_empty(impl.sizes, d, layout, dev)
+    strides = strides_for_memory_format(impl, memory_format or MemoryFormat.preserve_format)
+    result: Tensor = aten().empty_strided(
+        impl.sizes, strides, dtype=dtype or impl.dtype, layout=layout, device=device or impl.device
+    )
+    return result
 
 
 def _like(

@@ -13,8 +13,8 @@ from framework._tensor import Tensor
 from framework.c10 import generator as rng
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype, int64
-from framework.ops.kernels._registry import array, is_meta, kernel
-from framework.ops.kernels.composite import aten, dispatched_empty, empty_like
+from framework.ops.kernels._registry import array, aten, dispatched_empty, is_meta, kernel
+from framework.ops.kernels.composite import empty_like
 
 
 def _gen(generator: rng.Generator | None) -> rng.Generator:
