@@ -9,7 +9,17 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 
+class Handle(Protocol):
+    @property
+    def call(self) -> Callable[..., Any]: ...
+
+
 class MethodParser(Protocol):
+    @property
+    def tensor_handle(self) -> Handle | None: ...
+    @property
+    def scalar_handle(self) -> Handle | None: ...
+
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], self_: Any = None) -> Any: ...
 
 
@@ -33,6 +43,12 @@ def operator(name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
         parser = METHOD_PARSERS[name]
         if reflected:
             return parser.call((self,), {}, _wrap(other, self))
+        # The common cases skip argument parsing: a tensor, or a Python number.
+        other_type = type(other)
+        if other_type is type(self) and parser.tensor_handle is not None:
+            return parser.tensor_handle.call(self, other)
+        if (other_type is int or other_type is float) and parser.scalar_handle is not None:
+            return parser.scalar_handle.call(self, other)
         return parser.call((other,), {}, self)
 
     binary.__name__ = binary.__qualname__ = name

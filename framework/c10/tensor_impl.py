@@ -31,10 +31,15 @@ def backend_key_for_device(device: Device) -> DispatchKey:
     return _BACKEND_OF_DEVICE[device.device_type]
 
 
+_KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
+    device_type: DispatchKeySet((backend, autograd_key_for_backend(backend)))
+    for device_type, backend in _BACKEND_OF_DEVICE.items()
+}
+
+
 def key_set_for_device(device: Device) -> DispatchKeySet:
     """A new tensor's key set on `device`: its backend and that backend's autograd key."""
-    backend = backend_key_for_device(device)
-    return DispatchKeySet((backend, autograd_key_for_backend(backend)))
+    return _KEY_SETS[device.device_type]
 
 
 def contiguous_strides(sizes: Sequence[int]) -> tuple[int, ...]:

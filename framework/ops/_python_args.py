@@ -262,14 +262,34 @@ def _describe_value(v: object) -> str:
     return type(v).__name__
 
 
+def _binary_handle(signatures: Sequence[PythonSignature], base: BaseTy) -> OperatorHandle | None:
+    """The operator a method called with one argument of type `base` resolves to, when the
+    first signature taking exactly that needs nothing else (the fast path of `x + y`)."""
+    for sig in signatures:
+        positional = sig.positional
+        if (
+            sig.is_method
+            and not sig.is_factory
+            and positional
+            and positional[0].type == BaseType(base)
+            and all(p.default is not _MISSING for p in sig.params[1:])
+        ):
+            return sig.handle
+    return None
+
+
 class PythonArgParser:
     """All signatures of one Python name; `call` picks the first that fits."""
 
-    __slots__ = ("name", "signatures")
+    __slots__ = ("name", "scalar_handle", "signatures", "tensor_handle")
 
     def __init__(self, name: str, signatures: Sequence[PythonSignature]) -> None:
         self.name = name
         self.signatures = tuple(signatures)
+        self.tensor_handle = _binary_handle(self.signatures, BaseTy.Tensor)
+        """For methods: the overload `self.<name>(tensor)` calls."""
+        self.scalar_handle = _binary_handle(self.signatures, BaseTy.Scalar)
+        """For methods: the overload `self.<name>(number)` calls."""
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], self_: Tensor | None = None) -> Any:
         for sig in self.signatures:
