@@ -7,6 +7,7 @@ shared with every view of the same data, and a slot for autograd metadata.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any, Final
@@ -42,14 +43,19 @@ def key_set_for_device(device: Device) -> DispatchKeySet:
     return _KEY_SETS[device.device_type]
 
 
-def contiguous_strides(sizes: Sequence[int]) -> tuple[int, ...]:
-    """Row-major strides (in elements) for `sizes`."""
+@functools.lru_cache(maxsize=4096)
+def _contiguous_strides(sizes: tuple[int, ...]) -> tuple[int, ...]:
     strides = []
     acc = 1
     for s in reversed(sizes):
         strides.append(acc)
         acc *= max(s, 1)
     return tuple(reversed(strides))
+
+
+def contiguous_strides(sizes: Sequence[int]) -> tuple[int, ...]:
+    """Row-major strides (in elements) for `sizes` (cached: every new tensor asks)."""
+    return _contiguous_strides(tuple(sizes))
 
 
 class VersionCounter:
@@ -198,6 +204,11 @@ class TensorImpl:
                 f"Cannot access data of a tensor on device '{self.device}': it has no storage data"
             )
         itemsize = self.dtype.itemsize
+        if self.storage_offset == 0 and self.strides == _contiguous_strides(self.sizes):
+            view = data[: self.numel() * itemsize].view(self.dtype.numpy_dtype).reshape(self.sizes)
+            self._np_view = view
+            self._np_data = data
+            return view
         view = np.ndarray(
             self.sizes,
             self.dtype.numpy_dtype,
