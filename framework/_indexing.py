@@ -134,11 +134,10 @@ def setitem(self: Tensor, index: Index, value: Any) -> None:
     view, advanced = _basic_and_advanced(self, index)
     aten = _aten()
     if _has_advanced(advanced):
-        values = (
-            value
-            if isinstance(value, _tensor.Tensor)
-            else aten.full([], value, dtype=self.dtype, device=self.device)
-        )
+        if isinstance(value, _tensor.Tensor):
+            values = value if value.dtype is self.dtype else aten.to.dtype(value, self.dtype)
+        else:
+            values = aten.full([], value, dtype=self.dtype, device=self.device)
         aten.index_put_(view, _trim(advanced), values)
     elif isinstance(value, _tensor.Tensor):
         aten.copy_(view, value)

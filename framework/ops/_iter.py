@@ -30,8 +30,8 @@ def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     if tuple(a) == tuple(b):
         return tuple(a)
     ndim = max(len(a), len(b))
-    out = []
-    for i in range(ndim):
+    out = [0] * ndim
+    for i in range(ndim - 1, -1, -1):  # from the last dimension, as PyTorch's infer_size
         da = a[i - ndim + len(a)] if i - ndim + len(a) >= 0 else 1
         db = b[i - ndim + len(b)] if i - ndim + len(b) >= 0 else 1
         if da != db and da != 1 and db != 1:
@@ -39,7 +39,7 @@ def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
                 f"The size of tensor a ({da}) must match the size of tensor b ({db}) at "
                 f"non-singleton dimension {i}"
             )
-        out.append(db if da == 1 else da)
+        out[i] = db if da == 1 else da
     return tuple(out)
 
 
