@@ -5,12 +5,27 @@
 
 from framework.ops._api_runtime import function
 
+_reshape_alias = function("_reshape_alias")
+_reshape_copy = function("_reshape_copy")
+_to_copy = function("_to_copy")
+_unsafe_view = function("_unsafe_view")
 abs = function("abs")
 abs_ = function("abs_")
 acos = function("acos")
 acos_ = function("acos_")
 add = function("add")
+addcdiv = function("addcdiv")
+addcmul = function("addcmul")
+addmm = function("addmm")
+all = function("all")
+amax = function("amax")
+amin = function("amin")
+any = function("any")
 arange = function("arange")
+argmax = function("argmax")
+argmin = function("argmin")
+as_strided = function("as_strided")
+as_strided_ = function("as_strided_")
 asin = function("asin")
 asin_ = function("asin_")
 atan = function("atan")
@@ -21,13 +36,28 @@ bitwise_not = function("bitwise_not")
 bitwise_not_ = function("bitwise_not_")
 bitwise_or = function("bitwise_or")
 bitwise_xor = function("bitwise_xor")
+bmm = function("bmm")
+cat = function("cat")
 ceil = function("ceil")
 ceil_ = function("ceil_")
+chunk = function("chunk")
+clamp = function("clamp")
+clamp_ = function("clamp_")
+clamp_max = function("clamp_max")
+clamp_max_ = function("clamp_max_")
+clamp_min = function("clamp_min")
+clamp_min_ = function("clamp_min_")
+clone = function("clone")
+copy = function("copy")
 cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
 cosh_ = function("cosh_")
+cumprod = function("cumprod")
+cumsum = function("cumsum")
+diagonal = function("diagonal")
 div = function("div")
+dot = function("dot")
 empty = function("empty")
 empty_like = function("empty_like")
 empty_strided = function("empty_strided")
@@ -38,17 +68,28 @@ expm1 = function("expm1")
 expm1_ = function("expm1_")
 eye = function("eye")
 fill_ = function("fill_")
+flatten = function("flatten")
+flip = function("flip")
 floor = function("floor")
 floor_ = function("floor_")
+floor_divide = function("floor_divide")
 fmod = function("fmod")
 full = function("full")
 full_like = function("full_like")
+gather = function("gather")
 ge = function("ge")
+ger = function("ger")
 gt = function("gt")
+imag = function("imag")
+index = function("index")
+index_put = function("index_put")
+index_put_ = function("index_put_")
+index_select = function("index_select")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
 le = function("le")
+lerp = function("lerp")
 linspace = function("linspace")
 log = function("log")
 log10 = function("log10")
@@ -63,26 +104,55 @@ logical_not = function("logical_not")
 logical_not_ = function("logical_not_")
 logical_or = function("logical_or")
 logical_xor = function("logical_xor")
+logsumexp = function("logsumexp")
 lt = function("lt")
+masked_fill = function("masked_fill")
+masked_select = function("masked_select")
+matmul = function("matmul")
+max = function("max")
 maximum = function("maximum")
+mean = function("mean")
+min = function("min")
 minimum = function("minimum")
+mm = function("mm")
+moveaxis = function("moveaxis")
+movedim = function("movedim")
 mul = function("mul")
+mv = function("mv")
+narrow = function("narrow")
 ne = function("ne")
 neg = function("neg")
 neg_ = function("neg_")
+nonzero = function("nonzero")
+norm = function("norm")
 ones = function("ones")
 ones_like = function("ones_like")
+outer = function("outer")
+permute = function("permute")
 pow = function("pow")
+prod = function("prod")
+rand = function("rand")
+rand_like = function("rand_like")
+randint = function("randint")
+randn = function("randn")
+randn_like = function("randn_like")
+randperm = function("randperm")
+real = function("real")
 reciprocal = function("reciprocal")
 reciprocal_ = function("reciprocal_")
 relu = function("relu")
 relu_ = function("relu_")
 remainder = function("remainder")
+reshape = function("reshape")
+roll = function("roll")
 round = function("round")
 round_ = function("round_")
 rsqrt = function("rsqrt")
 rsqrt_ = function("rsqrt_")
 scalar_tensor = function("scalar_tensor")
+scatter = function("scatter")
+scatter_add = function("scatter_add")
+select = function("select")
 sigmoid = function("sigmoid")
 sigmoid_ = function("sigmoid_")
 sign = function("sign")
@@ -91,26 +161,61 @@ sin = function("sin")
 sin_ = function("sin_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
+slice = function("slice")
+split = function("split")
+split_with_sizes = function("split_with_sizes")
 sqrt = function("sqrt")
 sqrt_ = function("sqrt_")
+squeeze = function("squeeze")
+stack = function("stack")
+std = function("std")
 sub = function("sub")
+sum = function("sum")
+swapaxes = function("swapaxes")
+swapdims = function("swapdims")
+t = function("t")
 tan = function("tan")
 tan_ = function("tan_")
 tanh = function("tanh")
 tanh_ = function("tanh_")
+transpose = function("transpose")
+tril = function("tril")
+triu = function("triu")
 trunc = function("trunc")
 trunc_ = function("trunc_")
+unbind = function("unbind")
+unflatten = function("unflatten")
+unsqueeze = function("unsqueeze")
+var = function("var")
+view_as_complex = function("view_as_complex")
+view_as_real = function("view_as_real")
+where = function("where")
 zero_ = function("zero_")
 zeros = function("zeros")
 zeros_like = function("zeros_like")
 
 __all__ = [
+    "_reshape_alias",
+    "_reshape_copy",
+    "_to_copy",
+    "_unsafe_view",
     "abs",
     "abs_",
     "acos",
     "acos_",
     "add",
+    "addcdiv",
+    "addcmul",
+    "addmm",
+    "all",
+    "amax",
+    "amin",
+    "any",
     "arange",
+    "argmax",
+    "argmin",
+    "as_strided",
+    "as_strided_",
     "asin",
     "asin_",
     "atan",
@@ -121,13 +226,28 @@ __all__ = [
     "bitwise_not_",
     "bitwise_or",
     "bitwise_xor",
+    "bmm",
+    "cat",
     "ceil",
     "ceil_",
+    "chunk",
+    "clamp",
+    "clamp_",
+    "clamp_max",
+    "clamp_max_",
+    "clamp_min",
+    "clamp_min_",
+    "clone",
+    "copy",
     "cos",
     "cos_",
     "cosh",
     "cosh_",
+    "cumprod",
+    "cumsum",
+    "diagonal",
     "div",
+    "dot",
     "empty",
     "empty_like",
     "empty_strided",
@@ -138,17 +258,28 @@ __all__ = [
     "expm1_",
     "eye",
     "fill_",
+    "flatten",
+    "flip",
     "floor",
     "floor_",
+    "floor_divide",
     "fmod",
     "full",
     "full_like",
+    "gather",
     "ge",
+    "ger",
     "gt",
+    "imag",
+    "index",
+    "index_put",
+    "index_put_",
+    "index_select",
     "isfinite",
     "isinf",
     "isnan",
     "le",
+    "lerp",
     "linspace",
     "log",
     "log10",
@@ -163,26 +294,55 @@ __all__ = [
     "logical_not_",
     "logical_or",
     "logical_xor",
+    "logsumexp",
     "lt",
+    "masked_fill",
+    "masked_select",
+    "matmul",
+    "max",
     "maximum",
+    "mean",
+    "min",
     "minimum",
+    "mm",
+    "moveaxis",
+    "movedim",
     "mul",
+    "mv",
+    "narrow",
     "ne",
     "neg",
     "neg_",
+    "nonzero",
+    "norm",
     "ones",
     "ones_like",
+    "outer",
+    "permute",
     "pow",
+    "prod",
+    "rand",
+    "rand_like",
+    "randint",
+    "randn",
+    "randn_like",
+    "randperm",
+    "real",
     "reciprocal",
     "reciprocal_",
     "relu",
     "relu_",
     "remainder",
+    "reshape",
+    "roll",
     "round",
     "round_",
     "rsqrt",
     "rsqrt_",
     "scalar_tensor",
+    "scatter",
+    "scatter_add",
+    "select",
     "sigmoid",
     "sigmoid_",
     "sign",
@@ -191,15 +351,35 @@ __all__ = [
     "sin_",
     "sinh",
     "sinh_",
+    "slice",
+    "split",
+    "split_with_sizes",
     "sqrt",
     "sqrt_",
+    "squeeze",
+    "stack",
+    "std",
     "sub",
+    "sum",
+    "swapaxes",
+    "swapdims",
+    "t",
     "tan",
     "tan_",
     "tanh",
     "tanh_",
+    "transpose",
+    "tril",
+    "triu",
     "trunc",
     "trunc_",
+    "unbind",
+    "unflatten",
+    "unsqueeze",
+    "var",
+    "view_as_complex",
+    "view_as_real",
+    "where",
     "zero_",
     "zeros",
     "zeros_like",

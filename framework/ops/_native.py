@@ -87,10 +87,7 @@ def parse_native_functions(text: str, source: str = "native_functions.yaml") -> 
 
 
 def load_native_functions() -> list[NativeFunction]:
-    functions = parse_native_functions(NATIVE_FUNCTIONS.read_text(), str(NATIVE_FUNCTIONS))
-    for part in sorted(NATIVE_FUNCTIONS.parent.glob("_parts/*.yaml")):
-        functions += parse_native_functions(part.read_text(), str(part))
-    return functions
+    return parse_native_functions(NATIVE_FUNCTIONS.read_text(), str(NATIVE_FUNCTIONS))
 
 
 def _resolve(name: str, op: OperatorHandle) -> Callable[..., Any]:
