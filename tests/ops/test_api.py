@@ -88,7 +88,7 @@ def test_invalid_arguments_list_every_signature() -> None:
     assert str(info.value) == (
         "add() received an invalid combination of arguments - got (Tensor, str), but expected one of:\n"
         " * (Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)\n"
-        " * (Tensor input, Number other, Number alpha = 1)"
+        " * (Tensor input, Number other, Number alpha = 1, *, Tensor out = None)"
     )
     with pytest.raises(TypeError, match=r"got \(Tensor, Tensor, bogus=int\)"):
         framework.add(t([1.0]), t([1.0]), bogus=1)
