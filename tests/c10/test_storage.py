@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import gc
+import itertools
+import os
 import random
 import sys
 import threading
 import weakref
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -254,3 +257,270 @@ def test_concurrent_allocation_keeps_counters_consistent(
     assert allocator.num_allocs == threads_count * rounds
     assert allocator.live_bytes == 0
     assert 0 < allocator.peak_bytes <= sum(per_thread_bytes)
+
+
+# --- The slab allocator (see the docstring of framework.c10.storage) --------------------------------
+
+CELLS_PER_SLAB_16 = 1 << 10  # A 16-byte request takes a 64-byte cell of a 64 KiB slab.
+
+
+def _rss_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _address(buffer: npt.NDArray[np.uint8]) -> int:
+    return int(buffer.ctypes.data)
+
+
+@pytest.mark.parametrize("nbytes", [*range(1, 200), 255, 256, 257, *range(4000, 4200), 8191, 100_000])
+def test_every_size_is_aligned_and_exact(nbytes: int, allocator: CPUAllocator) -> None:
+    buffers = [allocator.allocate(nbytes) for _ in range(3)]
+    for buffer in buffers:
+        assert type(buffer) is np.ndarray
+        assert buffer.dtype == np.uint8 and buffer.shape == (nbytes,) and buffer.nbytes == nbytes
+        assert buffer.flags.c_contiguous and buffer.flags.writeable
+        assert _address(buffer) % ALIGNMENT == 0
+    assert allocator.live_bytes == 3 * nbytes
+
+
+def test_buffers_never_overlap(allocator: CPUAllocator) -> None:
+    rng = random.Random(0)
+    sizes = [rng.choice([1, 7, 64, 65, 500, 1024, 3000, 4096, 4097, 20_000]) for _ in range(3000)]
+    buffers = [allocator.allocate(n) for n in sizes]
+    spans = sorted((_address(b), _address(b) + b.nbytes) for b in buffers)
+    assert all(end <= next_start for (_, end), (next_start, _) in itertools.pairwise(spans))
+    for i, buffer in enumerate(buffers):
+        buffer[:] = i % 251
+    assert all((buffer == i % 251).all() for i, buffer in enumerate(buffers))
+    assert allocator.stats() == {"live_bytes": sum(sizes), "peak_bytes": sum(sizes), "num_allocs": 3000}
+
+
+def test_small_buffers_share_a_slab_that_dies_with_its_last_buffer(allocator: CPUAllocator) -> None:
+    first_slab = [allocator.allocate(16) for _ in range(CELLS_PER_SLAB_16)]
+    slab = first_slab[0].base
+    assert all(buffer.base is slab for buffer in first_slab)
+    next_buffer = allocator.allocate(16)  # The first slab is used up: this one starts another.
+    assert next_buffer.base is not slab
+    slab_alive = weakref.ref(slab)
+    del slab
+    survivor = first_slab[CELLS_PER_SLAB_16 // 2][3:5]  # A view of one buffer keeps the slab alive.
+    del first_slab
+    gc.collect()
+    assert slab_alive() is not None
+    assert allocator.live_bytes == 16 + 16
+    del survivor
+    gc.collect()
+    assert slab_alive() is None
+    assert allocator.live_bytes == 16
+
+
+def test_large_buffer_has_its_own_slab(allocator: CPUAllocator) -> None:
+    buffer = allocator.allocate(5000)
+    slab_alive = weakref.ref(buffer.base)
+    view = buffer[4000:].view(np.int32)
+    del buffer
+    gc.collect()
+    assert slab_alive() is not None and allocator.live_bytes == 5000
+    del view
+    gc.collect()
+    assert slab_alive() is None and allocator.live_bytes == 0
+
+
+@pytest.mark.parametrize("nbytes", [24, 4096, 1 << 16])
+def test_every_kind_of_view_keeps_the_bytes_live(nbytes: int, allocator: CPUAllocator) -> None:
+    def views(buffer: npt.NDArray[np.uint8]) -> list[object]:
+        return [
+            buffer[8:16],
+            buffer.view(np.float32)[1:],
+            buffer[::2][1:][::2],
+            buffer.reshape(2, -1).T,
+            # What TensorImpl.numpy_view builds.
+            np.ndarray((2,), np.float32, buffer=buffer, offset=8, strides=(8,)),
+            np.frombuffer(buffer, np.int16, 2, 4),
+            buffer.data[4:],
+            np.asarray(buffer),
+        ]
+
+    for index in range(len(views(allocator.allocate(nbytes)))):
+        buffer = allocator.allocate(nbytes)
+        kept = views(buffer)[index]
+        del buffer
+        gc.collect()
+        assert allocator.live_bytes == nbytes, index
+        del kept
+        gc.collect()
+        assert allocator.live_bytes == 0, index
+
+
+def test_storage_views_keep_the_bytes_live(allocator: CPUAllocator) -> None:
+    storage = StorageImpl(64, allocator)
+    assert storage.data is not None
+    view = np.ndarray((4,), np.float64, buffer=storage.data, offset=16, strides=(8,))
+    view_of_view = view[1:3]
+    del storage, view
+    gc.collect()
+    assert allocator.live_bytes == 64
+    view_of_view[:] = 1.5
+    del view_of_view
+    gc.collect()
+    assert allocator.live_bytes == 0
+
+
+def test_peak_is_exact_when_counters_are_read_late(allocator: CPUAllocator) -> None:
+    buffers = [allocator.allocate(100) for _ in range(10)]
+    del buffers[:]
+    a = allocator.allocate(300)
+    b = allocator.allocate(5000)
+    del a
+    c = allocator.allocate(200)
+    # Only now are the counters read: the history above is replayed in order.
+    assert allocator.stats() == {"live_bytes": 5200, "peak_bytes": 5300, "num_allocs": 13}
+    del b, c
+    assert allocator.stats() == {"live_bytes": 0, "peak_bytes": 5300, "num_allocs": 13}
+    allocator.reset_peak()
+    assert allocator.peak_bytes == 0
+
+
+def test_numpy_integer_sizes_give_python_int_counters(allocator: CPUAllocator) -> None:
+    small = allocator.allocate(np.int64(10))  # type: ignore[arg-type]
+    large = allocator.allocate(np.int64(10_000))  # type: ignore[arg-type]
+    assert small.shape == (10,) and large.shape == (10_000,)
+    stats = allocator.stats()
+    assert stats == {"live_bytes": 10_010, "peak_bytes": 10_010, "num_allocs": 2}
+    assert all(type(value) is int for value in stats.values())
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads the RSS from /proc")
+def test_no_growth_in_an_allocate_and_drop_loop(allocator: CPUAllocator) -> None:
+    sizes = (16, 100, 1000, 4096, 10_000)
+
+    def cycles(count: int) -> None:
+        for i in range(count):
+            allocator.allocate(sizes[i % len(sizes)])[0] = 1
+
+    cycles(20_000)  # Warm up NumPy's, malloc's and Python's own caches.
+    gc.collect()
+    rss = _rss_bytes()
+    cycles(100_000)
+    gc.collect()
+    assert _rss_bytes() - rss < 4 << 20
+    assert allocator.live_bytes == 0
+    assert allocator.num_allocs == 120_000
+    assert allocator.peak_bytes == 10_000
+    assert len(allocator._log) == 0
+
+
+def test_pending_log_stays_short_without_reads(allocator: CPUAllocator) -> None:
+    for _ in range(50_000):
+        allocator.allocate(16)
+    assert len(allocator._log) < 3 * CELLS_PER_SLAB_16 + 5000
+    for _ in range(5_000):
+        allocator.allocate(50_000)
+    assert len(allocator._log) < 5000
+
+
+def test_finalizers_reading_stats_during_collections_do_not_deadlock(allocator: CPUAllocator) -> None:
+    seen: list[dict[str, int]] = []
+
+    class Reader:
+        def __init__(self) -> None:
+            self.cycle = self
+
+        def __del__(self) -> None:
+            seen.append(allocator.stats())
+            allocator.allocate(8)
+
+    buffers = [allocator.allocate(32) for _ in range(10)]
+    saved = gc.get_threshold()
+    gc.disable()
+    try:
+        for _ in range(100):
+            Reader()
+        del buffers
+        gc.set_threshold(1)  # Collect at the next tracked allocation, wherever it happens.
+        gc.enable()
+        allocator.reset_peak()
+    finally:
+        gc.set_threshold(*saved)
+        gc.enable()
+    gc.collect()
+    assert len(seen) == 100
+    assert allocator.stats()["num_allocs"] == 110
+    assert allocator.live_bytes == 0
+
+
+def test_reentrant_drain_returns_at_once_and_loses_nothing(allocator: CPUAllocator) -> None:
+    """What a finalizer run by a collection inside a drain sees (the drain allocates lists)."""
+    seen: list[dict[str, int]] = []
+
+    class HookedLog(list[int]):
+        def __getitem__(self, index: Any) -> Any:
+            if isinstance(index, slice) and not seen:  # The drain's snapshot: act like a finalizer.
+                seen.append(allocator.stats())
+                allocator.allocate(8)
+            return super().__getitem__(index)
+
+    log = HookedLog()
+    allocator._log = log
+    allocator._log_append = log.append
+    buffers = [allocator.allocate(32) for _ in range(10)]
+    del buffers
+    assert allocator.stats() == {"live_bytes": 0, "peak_bytes": 320, "num_allocs": 11}
+    assert seen == [{"live_bytes": 0, "peak_bytes": 0, "num_allocs": 0}]
+
+
+def test_thread_stress_mixed_sizes_keeps_exact_counts(
+    allocator: CPUAllocator, fast_thread_switching: None
+) -> None:
+    threads_count, rounds = 8, 1500
+    errors: list[BaseException] = []
+    allocated = [0] * threads_count
+    biggest = [0] * threads_count
+    start = threading.Barrier(threads_count + 1)
+    done = threading.Event()
+
+    def worker(slot: int) -> None:
+        rng = random.Random(slot)
+        kept: list[tuple[npt.NDArray[np.uint8], int]] = []
+        try:
+            start.wait()
+            for _ in range(rounds):
+                nbytes = rng.choice(
+                    [rng.randrange(1, 300), rng.randrange(300, 5000), rng.randrange(5000, 20_000)]
+                )
+                allocated[slot] += nbytes
+                biggest[slot] = max(biggest[slot], nbytes)
+                buffer = allocator.allocate(nbytes)
+                if buffer.ctypes.data % ALIGNMENT or buffer.shape != (nbytes,):
+                    raise AssertionError("bad buffer")
+                mark = rng.randrange(256)
+                buffer[:] = mark
+                kept.append((buffer, mark))
+                if len(kept) > 30:
+                    old, old_mark = kept.pop(rng.randrange(len(kept)))
+                    if not (old == old_mark).all():
+                        raise AssertionError("another thread wrote into this buffer")
+        except BaseException as exc:
+            errors.append(exc)
+
+    def reader() -> None:
+        start.wait()
+        while not done.is_set():
+            stats = allocator.stats()
+            if not 0 <= stats["live_bytes"] <= stats["peak_bytes"]:
+                errors.append(AssertionError(f"inconsistent snapshot {stats}"))
+
+    workers = [threading.Thread(target=worker, args=(slot,)) for slot in range(threads_count)]
+    watcher = threading.Thread(target=reader)
+    for thread in [*workers, watcher]:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    done.set()
+    watcher.join()
+    gc.collect()
+    assert errors == []
+    assert allocator.num_allocs == threads_count * rounds
+    assert allocator.live_bytes == 0
+    assert max(biggest) <= allocator.peak_bytes <= sum(allocated)
