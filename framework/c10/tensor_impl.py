@@ -32,6 +32,11 @@ def backend_key_for_device(device: Device) -> DispatchKey:
     return _BACKEND_OF_DEVICE[device.device_type]
 
 
+_ALLOCATORS: Final[dict[DeviceType, Allocator]] = {
+    DeviceType.CPU: get_cpu_allocator(),
+    DeviceType.Meta: get_meta_allocator(),
+}
+
 _KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
     device_type: DispatchKeySet((backend, autograd_key_for_backend(backend)))
     for device_type, backend in _BACKEND_OF_DEVICE.items()
@@ -120,18 +125,15 @@ class TensorImpl:
     @classmethod
     def empty(cls, sizes: Sequence[int], dtype: dtype, device: Device) -> TensorImpl:
         """A new contiguous tensor of `sizes` with fresh (uninitialised) storage on `device`."""
+        numel = 1
         for s in sizes:
             if s < 0:
                 raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(sizes)}")
-        allocator: Allocator
-        if device.device_type is DeviceType.CPU:
-            allocator = get_cpu_allocator()
-        elif device.device_type is DeviceType.Meta:
-            allocator = get_meta_allocator()
-        else:
+            numel *= s
+        allocator = _ALLOCATORS.get(device.device_type)
+        if allocator is None:
             raise RuntimeError(f"TensorImpl.empty: no allocator for device '{device}'")
-        nbytes = math.prod(sizes) * dtype.itemsize
-        return cls(StorageImpl(nbytes, allocator), dtype, sizes)
+        return cls(StorageImpl(numel * dtype.itemsize, allocator), dtype, sizes)
 
     @classmethod
     def from_numpy(cls, array: npt.NDArray[Any], dtype: dtype) -> TensorImpl:
@@ -205,7 +207,9 @@ class TensorImpl:
             )
         itemsize = self.dtype.itemsize
         if self.storage_offset == 0 and self.strides == _contiguous_strides(self.sizes):
-            view = data[: self.numel() * itemsize].view(self.dtype.numpy_dtype).reshape(self.sizes)
+            view = np.frombuffer(data, self.dtype.numpy_dtype, self.numel())
+            if len(self.sizes) != 1:
+                view = view.reshape(self.sizes)
             self._np_view = view
             self._np_data = data
             return view

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, NamedTuple, TypeVar
 
-import attrs
 import numpy.typing as npt
 
 from framework._tensor import Tensor
@@ -44,9 +43,8 @@ def kernel(name: str) -> Callable[[F], F]:
     return register
 
 
-@attrs.frozen
-class TensorMeta:
-    """What a meta function decides about one output."""
+class TensorMeta(NamedTuple):
+    """What a meta function decides about one output (a tuple: built on every call)."""
 
     sizes: tuple[int, ...]
     dtype: dtype
@@ -107,11 +105,11 @@ def structured(name: str, meta: MetaFn, impl: ImplFn) -> None:
     `impl(out_array, *args, **kwargs)` writes the result into `out_array`."""
 
     def functional(*args: Any, **kwargs: Any) -> Tensor:
-        m = meta(*args, **kwargs)
-        out = new_tensor(m.sizes, m.dtype, m.device)
-        if not is_meta(m.device):
-            impl(out._impl.numpy_view(), *args, **kwargs)
-        return out
+        sizes, dtype, device = meta(*args, **kwargs)
+        impl_ = TensorImpl.empty(sizes, dtype, device)
+        if impl_.storage.data is not None:
+            impl(impl_.numpy_view(), *args, **kwargs)
+        return Tensor(impl_)
 
     def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         m = meta(self, *args, **kwargs)
@@ -165,7 +163,7 @@ def same_device(op: str, tensors: tuple[Tensor, ...]) -> Device:
     device = tensors[0]._impl.device
     for t in tensors[1:]:
         other = t._impl.device
-        if other != device and other.device_type is not device.device_type:
+        if other is not device and other.device_type is not device.device_type:
             raise RuntimeError(
                 f"Expected all tensors to be on the same device, but found at least two devices, "
                 f"{device} and {other}! (when checking argument for {op})"
