@@ -134,6 +134,7 @@ prod = function("prod")
 rand = function("rand")
 rand_like = function("rand_like")
 randint = function("randint")
+randint_like = function("randint_like")
 randn = function("randn")
 randn_like = function("randn_like")
 randperm = function("randperm")
@@ -324,6 +325,7 @@ __all__ = [
     "rand",
     "rand_like",
     "randint",
+    "randint_like",
     "randn",
     "randn_like",
     "randperm",

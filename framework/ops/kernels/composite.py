@@ -140,3 +140,29 @@ def scalar_tensor(
         dispatched_empty((), dtype or get_default_dtype(), layout, device), s
     )
     return result
+
+
+@kernel("arange_end")
+def arange_end(
+    end: Number,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    return arange_start(0, end, dtype=dtype, layout=layout, device=device)
+
+
+@kernel("arange_start")
+def arange_start(
+    start: Number,
+    end: Number,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    result: Tensor = aten().arange.start_step(start, end, 1, dtype=dtype, layout=layout, device=device)
+    return result

@@ -199,3 +199,38 @@ def randn_like(
 ) -> Tensor:
     result: Tensor = aten().normal_(_like(self, dtype, layout, device, memory_format))
     return result
+
+
+@kernel("randint_like")
+def randint_like(
+    self: Tensor,
+    high: int,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+    memory_format: MemoryFormat | None = None,
+) -> Tensor:
+    return randint_like_low(
+        self, 0, high, dtype=dtype, layout=layout, device=device, memory_format=memory_format
+    )
+
+
+@kernel("randint_like_low")
+def randint_like_low(
+    self: Tensor,
+    low: int,
+    high: int,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+    memory_format: MemoryFormat | None = None,
+) -> Tensor:
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    empty = _like(self, dtype, layout, device, memory_format)
+    result: Tensor = getattr(aten().random_, "from")(empty, low, high)
+    return result
