@@ -182,3 +182,24 @@ def test_arange_matches_torch() -> None:
 
     np.testing.assert_array_equal(framework.arange(0, 1, 0.1).numpy(), torch.arange(0, 1, 0.1).numpy())
     np.testing.assert_array_equal(framework.arange(-5, 5, 3).numpy(), torch.arange(-5, 5, 3).numpy())
+
+
+def test_overloads_pick_by_arguments() -> None:
+    np.testing.assert_array_equal(framework.arange(5).numpy(), [0, 1, 2, 3, 4])
+    np.testing.assert_array_equal(framework.arange(2, 5).numpy(), [2, 3, 4])
+    assert framework.arange(5.0).dtype is framework.float32
+    np.testing.assert_array_equal(framework.eye(2).numpy(), np.eye(2, dtype=np.float32))
+    like = framework.randint_like(framework.empty(3, dtype=framework.float64), 2, 4)
+    assert like.dtype is framework.float64 and set(like.tolist()) <= {2.0, 3.0}
+
+
+@needs_torch
+def test_randint_like_matches_torch() -> None:
+    import torch
+
+    framework.manual_seed(9)
+    torch.manual_seed(9)
+    np.testing.assert_array_equal(
+        framework.randint_like(framework.empty(2, 7), 100).numpy(),
+        torch.randint_like(torch.empty(2, 7), 100).numpy(),
+    )
