@@ -30,6 +30,20 @@ from framework.c10.storage import StorageImpl
 from framework.c10.tensor_impl import TensorImpl
 
 
+def wrap_dim(dim: int, ndim: int, *, wrap_scalar: bool = True) -> int:
+    """`dim` as an index in [0, ndim), negative dims counting from the end (PyTorch's
+    maybe_wrap_dim); a 0-dim tensor accepts dims -1 and 0 unless `wrap_scalar` is False."""
+    if ndim == 0:
+        if not wrap_scalar:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        ndim = 1
+    if not -ndim <= dim < ndim:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got {dim})"
+        )
+    return dim % ndim
+
+
 class Tensor(TensorMethods):
     """A handle on a `TensorImpl`; several handles may share one storage (views).
 
@@ -65,21 +79,11 @@ class Tensor(TensorMethods):
 
     def size(self, dim: builtins.int | None = None) -> tuple[builtins.int, ...] | builtins.int:
         sizes = self._impl.sizes
-        return sizes if dim is None else sizes[self._wrap_dim(dim)]
+        return sizes if dim is None else sizes[wrap_dim(dim, len(sizes), wrap_scalar=False)]
 
     def stride(self, dim: builtins.int | None = None) -> tuple[builtins.int, ...] | builtins.int:
         strides = self._impl.strides
-        return strides if dim is None else strides[self._wrap_dim(dim)]
-
-    def _wrap_dim(self, dim: builtins.int) -> builtins.int:
-        n = len(self._impl.sizes)
-        if n == 0:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-        if not -n <= dim < n:
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-            )
-        return dim % n
+        return strides if dim is None else strides[wrap_dim(dim, len(strides), wrap_scalar=False)]
 
     def storage_offset(self) -> builtins.int:
         return self._impl.storage_offset

@@ -4,28 +4,47 @@ A structured kernel is written once as a meta function (argument checks, output 
 and an impl function (fills a NumPy output); from the pair come the functional kernel (allocate
 the output), the in-place kernel (`self` is the output) and the out= kernel, each working on CPU
 and, since on "meta" only the meta function runs, on the Meta backend too.
+
+It also holds what the kernel modules share: dimension wrapping, PyTorch's dtype names and out=
+dtype check, the overflow-checked Scalar conversion, and memory-overlap checks.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple, TypeVar
 
+import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
+from framework._tensor import wrap_dim as wrap_dim
 from framework.c10.device import Device, DeviceType, Layout
 from framework.c10.dispatch.dispatcher import OperatorHandle
-from framework.c10.dtypes import dtype
+from framework.c10.dtypes import (
+    bool_,
+    complex64,
+    complex128,
+    dtype,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
 from framework.c10.tensor_impl import TensorImpl
-from framework.ops._iter import check_can_cast
+from framework.ops._iter import Number, check_can_cast
 
 KERNELS: Final[dict[str, Callable[..., Any]]] = {}
 KERNEL_FACTORIES: Final[dict[str, Callable[[OperatorHandle], Callable[..., Any]]]] = {}
 """Kernels that are made per operator (they redispatch the operator they serve); they receive
 the current DispatchKeySet first."""
-_CPU: Final = Device("cpu")
+CPU: Final = Device("cpu")
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -43,12 +62,20 @@ def kernel(name: str) -> Callable[[F], F]:
     return register
 
 
+def register_variants(name: str, variants: Mapping[str, Callable[..., Any]]) -> None:
+    """Register each of an operator's kernels as `name + suffix`, which also becomes its
+    `__name__` and `__qualname__` (`variants` maps suffixes such as "_" and "_out" to kernels)."""
+    for suffix, fn in variants.items():
+        fn.__name__ = fn.__qualname__ = f"{name}{suffix}"
+        kernel(f"{name}{suffix}")(fn)
+
+
 class TensorMeta(NamedTuple):
     """What a meta function decides about one output (a tuple: built on every call)."""
 
     sizes: tuple[int, ...]
     dtype: dtype
-    device: Device = _CPU
+    device: Device = CPU
 
 
 def new_tensor(sizes: tuple[int, ...], dtype: dtype, device: Device) -> Tensor:
@@ -131,19 +158,19 @@ def structured(name: str, meta: MetaFn, impl: ImplFn) -> None:
             impl(out._impl.numpy_view(), *args, **kwargs)
         return out
 
-    for suffix, fn in (("", functional), ("_", inplace), ("_out", out_variant)):
-        fn.__name__ = fn.__qualname__ = f"{name}{suffix}"
-        kernel(f"{name}{suffix}")(fn)
+    register_variants(name, {"": functional, "_": inplace, "_out": out_variant})
 
 
-def make_view(base: Tensor, sizes: tuple[int, ...], strides: tuple[int, ...], offset: int) -> Tensor:
-    """A tensor viewing `base`'s storage with other geometry: it shares the storage, the key set
-    and the version counter, and copies nothing."""
+def make_view(
+    base: Tensor, sizes: tuple[int, ...], strides: tuple[int, ...], offset: int, dtype: dtype | None = None
+) -> Tensor:
+    """A tensor viewing `base`'s storage with other geometry (and, given `dtype`, as elements of
+    that dtype): it shares the storage, the key set and the version counter, and copies nothing."""
     impl = base._impl
     return Tensor(
         TensorImpl(
             impl.storage,
-            impl.dtype,
+            impl.dtype if dtype is None else dtype,
             sizes,
             strides,
             offset,
@@ -169,3 +196,129 @@ def same_device(op: str, tensors: tuple[Tensor, ...]) -> Device:
                 f"{device} and {other}! (when checking argument for {op})"
             )
     return device
+
+
+INTERNAL_OVERLAP: Final = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+    "location. Please clone() the tensor before performing the operation."
+)
+PARTIAL_OVERLAP: Final = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+    "single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def is_non_overlapping_and_dense(impl: TensorImpl) -> bool:
+    """Whether the elements fill a block of memory exactly once, in some dimension order
+    (contiguous tensors, zero-size ones included, always do)."""
+    if impl.is_contiguous():
+        return True
+    sizes, strides = impl.sizes, impl.strides
+    if len(sizes) == 1:
+        return sizes[0] < 2 or strides[0] == 1
+    expected = 1
+    for d in sorted(range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d])):
+        if sizes[d] < 2:
+            return True
+        if strides[d] != expected:
+            return False
+        expected *= sizes[d]
+    return True
+
+
+def has_internal_overlap(impl: TensorImpl) -> bool:
+    """Whether some elements share memory (a stride 0 over a size > 1: an expanded tensor)."""
+    if is_non_overlapping_and_dense(impl):
+        return False
+    return any(st == 0 and n > 1 for n, st in zip(impl.sizes, impl.strides, strict=True))
+
+
+def int_list(value: int | Sequence[int]) -> list[int]:
+    """An `int[]` argument as a list (a single int stands for a list of one)."""
+    return [value] if isinstance(value, int) else list(value)
+
+
+# ---- dtype names, out= dtype checks and checked Scalar conversion --------------------------------
+
+CPP_TYPE_NAMES: Final[dict[dtype, str]] = {
+    bool_: "bool",
+    uint8: "unsigned char",
+    int8: "signed char",
+    int16: "short int",
+    int32: "int",
+    int64: "long int",
+    float16: "c10::Half",
+    float32: "float",
+    float64: "double",
+    complex64: "c10::complex<float>",
+    complex128: "c10::complex<double>",
+}
+"""The C++ type names PyTorch's messages print for dtypes (caffe2 `TypeMeta` names)."""
+
+_C_TYPE_NAMES: Final[dict[dtype, str]] = {
+    **CPP_TYPE_NAMES,
+    uint8: "uint8_t",
+    int8: "int8_t",
+    int16: "int16_t",
+    int64: "int64_t",
+}
+"""The type names of c10's overflow-checked Scalar conversions ("value cannot be converted to
+type int8_t without overflow")."""
+
+
+def out_dtype_message(expected: dtype, got: dtype) -> str:
+    """PyTorch's refusal of an out= tensor of another dtype than the result's."""
+    return (
+        f"Expected out tensor to have dtype {CPP_TYPE_NAMES[expected]}, but got {CPP_TYPE_NAMES[got]} instead"
+    )
+
+
+def check_out_dtype(out: Tensor, expected: dtype) -> None:
+    """Refuse an out= tensor whose dtype is not exactly `expected`, with PyTorch's message."""
+    got = out._impl.dtype
+    if got is not expected:
+        raise RuntimeError(out_dtype_message(expected, got))
+
+
+def _limits(d: dtype) -> tuple[float, float]:
+    """The lowest and highest finite values of `d` (of its real part); exact for integers."""
+    base = d.to_real().numpy_dtype
+    if d.is_floating_point or d.is_complex:
+        info = np.finfo(base)
+        return float(info.min), float(info.max)
+    integral = np.iinfo(base)
+    return integral.min, integral.max
+
+
+def _overflows(value: Number, d: dtype) -> bool:
+    """c10's `overflows<To, From>` for a Scalar of Python type `From` converted to `d`."""
+    if isinstance(value, complex):
+        if not d.is_complex and value.imag != 0:
+            return True
+        return _overflows(value.real, d) or _overflows(value.imag, d)
+    if isinstance(value, bool):
+        return False
+    low, high = _limits(d)
+    if isinstance(value, int):
+        if d is uint8:  # negative integers may wrap around into an unsigned type, within one period
+            return value > high or -value > high
+        return value < low or value > high
+    if d.is_floating_point or d.is_complex:
+        return math.isfinite(value) and not low <= value <= high
+    return math.isnan(value) or not low <= value <= high
+
+
+def checked_scalar(value: Number, d: dtype) -> Any:
+    """A Scalar as a NumPy scalar of `d`, refusing values `d` cannot hold (c10's checked_convert:
+    "value cannot be converted to type int8_t without overflow").  Floats truncate towards zero,
+    negative integers wrap into uint8, any non-zero value is True."""
+    if d is bool_:
+        return np.bool_(value != 0)
+    if _overflows(value, d):
+        raise RuntimeError(f"value cannot be converted to type {_C_TYPE_NAMES[d]} without overflow")
+    if d.is_complex:
+        return d.numpy_dtype.type(value)
+    real = value.real if isinstance(value, complex) else value
+    if d.is_floating_point:
+        return d.numpy_dtype.type(real)
+    return np.array(int(real), dtype=np.int64).astype(d.numpy_dtype)[()]

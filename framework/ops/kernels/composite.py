@@ -8,11 +8,10 @@ from collections.abc import Sequence
 from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype, get_default_dtype
+from framework.ops._iter import Number
 from framework.ops.kernels._registry import aten, dispatched_empty, kernel
 from framework.ops.kernels.factories import fill_dtype
 from framework.ops.kernels.views import strides_for_memory_format
-
-Number = bool | int | float | complex
 
 
 @kernel("zeros")

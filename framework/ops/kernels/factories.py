@@ -17,14 +17,12 @@ from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import bool_, dtype, get_default_dtype, int64
 from framework.c10.tensor_impl import backend_key_for_device
 from framework.ops._iter import number_dtype
-from framework.ops.kernels._registry import KERNEL_FACTORIES, array, is_meta, kernel, new_tensor
-
-_CPU = Device("cpu")
+from framework.ops.kernels._registry import CPU, KERNEL_FACTORIES, array, is_meta, kernel, new_tensor
 
 
 def resolve_device(device: Device | str | None) -> Device:
     if device is None:
-        return _CPU
+        return CPU
     return device if isinstance(device, Device) else Device(device)
 
 

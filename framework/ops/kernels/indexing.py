@@ -20,70 +20,35 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor
 from framework.c10.device import Device
-from framework.c10.dtypes import (
-    bool_,
-    complex64,
-    complex128,
-    dtype,
-    float16,
-    float32,
-    float64,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-)
+from framework.c10.dtypes import bool_, dtype, float16, int32, int64, uint8
 from framework.c10.tensor_impl import TensorImpl
 from framework.ops._iter import Number, broadcast_all, broadcast_shapes, result_type
 from framework.ops.kernels._registry import (
+    CPP_TYPE_NAMES,
+    INTERNAL_OVERLAP,
+    PARTIAL_OVERLAP,
     array,
+    aten,
+    checked_scalar,
+    has_internal_overlap,
     is_meta,
+    is_non_overlapping_and_dense,
     kernel,
     make_view,
     new_tensor,
+    out_dtype_message,
+    register_variants,
     resize_output,
     same_device,
+    wrap_dim,
 )
 
 Array = npt.NDArray[Any]
 Shape = tuple[int, ...]
 Index = Sequence[Tensor | None]
 
-_TYPE_META_NAMES: Final[dict[dtype, str]] = {
-    bool_: "bool",
-    uint8: "unsigned char",
-    int8: "signed char",
-    int16: "short int",
-    int32: "int",
-    int64: "long int",
-    float16: "c10::Half",
-    float32: "float",
-    float64: "double",
-    complex64: "c10::complex<float>",
-    complex128: "c10::complex<double>",
-}
-"""The names PyTorch's messages give dtypes where they print a caffe2 TypeMeta."""
-
-_C_TYPE_NAMES: Final[dict[dtype, str]] = {
-    **_TYPE_META_NAMES,
-    uint8: "uint8_t",
-    int8: "int8_t",
-    int16: "int16_t",
-    int64: "int64_t",
-}
-"""The names of PyTorch's overflow-checked Scalar conversions ("value cannot be converted to type ...")."""
-
 _INDEX_DTYPES: Final = (int32, int64)
 _ADVANCED_INDEX_DTYPES: Final = (int64, int32, uint8, bool_)
-_OVERLAP: Final = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
-    "single memory location. Please clone() the tensor before performing the operation."
-)
-_INTERNAL_OVERLAP: Final = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-    "location. Please clone() the tensor before performing the operation."
-)
 _META_NONZERO: Final = (
     "The register_meta function for torch.nonzero() raises unimplemented by default, as a correct "
     "data-independent implementation does not exist. This implementation returns a fake value, assuming "
@@ -102,16 +67,6 @@ _META_MASKED_SELECT: Final = (
 # ---- shared helpers -----------------------------------------------------------------------------
 
 
-def _wrap_dim(dim: int, ndim: int) -> int:
-    """PyTorch's maybe_wrap_dim (a zero-dim tensor takes dims -1 and 0)."""
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim % n
-
-
 def _nonempty(sizes: Shape) -> Shape:
     """Sizes with a zero-dim tensor seen as one element of one dimension (ensure_nonempty_*)."""
     return sizes or (1,)
@@ -122,64 +77,9 @@ def _nonempty_array(a: Array) -> Array:
     return a if a.ndim else a[np.newaxis]
 
 
-def _limits(d: dtype) -> tuple[float, float]:
-    """The lowest and highest finite values of `d` (of its real part); exact for integers."""
-    base = d.to_real().numpy_dtype
-    if d.is_floating_point or d.is_complex:
-        info = np.finfo(base)
-        return float(info.min), float(info.max)
-    integral = np.iinfo(base)
-    return integral.min, integral.max
-
-
-def _overflows(value: Number, d: dtype) -> bool:
-    """PyTorch's `overflows<To, From>` for a Scalar of Python type `From` converted to `d`."""
-    if isinstance(value, complex):
-        if not d.is_complex and value.imag != 0:
-            return True
-        return _overflows(value.real, d) or _overflows(value.imag, d)
-    if isinstance(value, bool):
-        return False
-    low, high = _limits(d)
-    if isinstance(value, int):
-        if d is uint8:  # negative integers may wrap around into an unsigned type, within one period
-            return value > high or -value > high
-        return value < low or value > high
-    if d.is_floating_point or d.is_complex:
-        return math.isfinite(value) and not low <= value <= high
-    return math.isnan(value) or not low <= value <= high
-
-
-def _scalar_to(value: Number, d: dtype) -> Any:
-    """A Scalar as a NumPy scalar of `d`, refusing values `d` cannot hold (PyTorch's checked_convert:
-    "value cannot be converted to type int8_t without overflow").  Floats truncate towards zero,
-    negative integers wrap into uint8, any non-zero value is True."""
-    if d is bool_:
-        return np.bool_(value != 0)
-    if _overflows(value, d):
-        raise RuntimeError(f"value cannot be converted to type {_C_TYPE_NAMES[d]} without overflow")
-    if d.is_complex:
-        return d.numpy_dtype.type(value)
-    real = value.real if isinstance(value, complex) else value
-    if d.is_floating_point:
-        return d.numpy_dtype.type(real)
-    return np.array(int(real), dtype=np.int64).astype(d.numpy_dtype)[()]
-
-
 def _nbytes_span(impl: TensorImpl) -> tuple[int, int]:
     begin = impl.storage.data_ptr() + impl.storage_offset * impl.dtype.itemsize
     return begin, begin + impl.numel() * impl.dtype.itemsize
-
-
-def _non_overlapping_and_dense(impl: TensorImpl) -> bool:
-    expected = 1
-    for size, stride in sorted(
-        ((n, st) for n, st in zip(impl.sizes, impl.strides, strict=True) if n >= 2), key=lambda p: p[1]
-    ):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
 
 
 class _Overlap(Enum):
@@ -195,7 +95,7 @@ def _overlap(a: TensorImpl, b: TensorImpl) -> _Overlap:
         return _Overlap.FULL
     if a.numel() == 0 or b.numel() == 0:
         return _Overlap.NO
-    if not (_non_overlapping_and_dense(a) and _non_overlapping_and_dense(b)):
+    if not (is_non_overlapping_and_dense(a) and is_non_overlapping_and_dense(b)):
         return _Overlap.TOO_HARD
     (a_begin, a_end), (b_begin, b_end) = _nbytes_span(a), _nbytes_span(b)
     if a_begin == b_begin and a_end == b_end:
@@ -211,19 +111,11 @@ def _check_overlap(written: Tensor, inputs: Sequence[Tensor | None], *, allow_fu
     refused = (_Overlap.PARTIAL,) if allow_full else (_Overlap.PARTIAL, _Overlap.FULL)
     for t in inputs:
         if t is not None and not is_meta(t._impl.device) and _overlap(written._impl, t._impl) in refused:
-            raise RuntimeError(_OVERLAP)
-
-
-def _has_internal_overlap(t: Tensor) -> bool:
-    """Whether some elements of `t` share memory (a stride 0 over a size > 1: an expanded tensor)."""
-    impl = t._impl
-    if impl.numel() == 0 or _non_overlapping_and_dense(impl):
-        return False
-    return any(st == 0 and n > 1 for n, st in zip(impl.sizes, impl.strides, strict=True))
+            raise RuntimeError(PARTIAL_OVERLAP)
 
 
 def _warn_expanded(op: str, t: Tensor, example: str) -> None:
-    if _has_internal_overlap(t):
+    if has_internal_overlap(t._impl):
         warnings.warn(
             f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing "
             f"this operation. This also applies to advanced indexing e.g. {example}",
@@ -233,13 +125,6 @@ def _warn_expanded(op: str, t: Tensor, example: str) -> None:
 
 
 OutDtypeMessage = Callable[[dtype, dtype], str]
-
-
-def _structured_out_message(expected: dtype, got: dtype) -> str:
-    return (
-        f"Expected out tensor to have dtype {_TYPE_META_NAMES[expected]}, but got "
-        f"{_TYPE_META_NAMES[got]} instead"
-    )
 
 
 def _same_dtype_message(op: str) -> OutDtypeMessage:
@@ -282,7 +167,7 @@ def _index_array(t: Tensor) -> Array:
 def _index_select_meta(self: Tensor, dim: int, index: Tensor) -> tuple[Shape, int]:
     same_device("index_select", (self, index))
     sizes = self._impl.sizes
-    d = _wrap_dim(dim, len(sizes))
+    d = wrap_dim(dim, len(sizes))
     if index._impl.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index._impl.dtype not in _INDEX_DTYPES:
@@ -351,7 +236,7 @@ def _check_index_values(idx: Array, size: int, dim: int) -> None:
 def _gather_meta(self: Tensor, dim: int, index: Tensor) -> int:
     same_device("gather", (self, index))
     sizes, index_sizes = self._impl.sizes, index._impl.sizes
-    d = _wrap_dim(dim, len(sizes))
+    d = wrap_dim(dim, len(sizes))
     _check_index_dtype("gather", index)
     if index._impl.numel() == 0:
         return d
@@ -389,7 +274,7 @@ def gather(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) 
 @kernel("gather_out")
 def gather_out(self: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False, out: Tensor) -> Tensor:
     d = _gather_meta(self, dim, index)
-    _prepare_out(out, index._impl.sizes, self._impl.dtype, _structured_out_message)
+    _prepare_out(out, index._impl.sizes, self._impl.dtype, out_dtype_message)
     _check_overlap(out, (self, index))
     _gather_fill(out, self, d, index)
     return out
@@ -404,7 +289,7 @@ def _scatter_meta(self: Tensor, dim: int, index: Tensor, src: ScatterSource, red
     tensors = (self, index, src) if isinstance(src, Tensor) else (self, index)
     same_device("scatter", tensors)
     sizes, index_sizes = self._impl.sizes, index._impl.sizes
-    d = _wrap_dim(dim, len(sizes))
+    d = wrap_dim(dim, len(sizes))
     _check_index_dtype("scatter", index)
     if isinstance(src, Tensor) and src._impl.dtype is not self._impl.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
@@ -432,7 +317,7 @@ def _scatter_shape_check(sizes: Shape, dim: int, index_sizes: Shape, src_sizes: 
     if not wrong:
         for i, n in enumerate(idx_sizes):
             if i >= len(src_nonempty):  # PyTorch reads src.size(i) here
-                _wrap_dim(i, len(src_sizes))
+                wrap_dim(i, len(src_sizes))
             if n > src_nonempty[i]:
                 wrong = True
                 break
@@ -455,7 +340,7 @@ def _scatter_fill(out: Tensor, dim: int, index: Tensor, src: ScatterSource, redu
     if isinstance(src, Tensor):
         values = _nonempty_array(array(src))[tuple(slice(0, n) for n in idx.shape)]
     else:
-        values = _scalar_to(src, out._impl.dtype)
+        values = checked_scalar(src, out._impl.dtype)
     if reduce is None:
         a[tuple(target)] = values
         return
@@ -501,8 +386,8 @@ def _scatter_variants(name: str, default_reduce: str | None) -> None:
         d = _scatter_meta(self, dim, index, src, reduce)
         if warns:
             _warn_scatter_reduce(src, reduce)
-        if not is_meta(self._impl.device) and _has_internal_overlap(self):
-            raise RuntimeError(_INTERNAL_OVERLAP)
+        if not is_meta(self._impl.device) and has_internal_overlap(self._impl):
+            raise RuntimeError(INTERNAL_OVERLAP)
         _check_overlap(self, (index, src if isinstance(src, Tensor) else None))
         _scatter_fill(self, d, index, src, reduce)
         return self
@@ -519,16 +404,14 @@ def _scatter_variants(name: str, default_reduce: str | None) -> None:
         d = _scatter_meta(self, dim, index, src, reduce)
         if warns:
             _warn_scatter_reduce(src, reduce)
-        _prepare_out(out, self._impl.sizes, self._impl.dtype, _structured_out_message)
+        _prepare_out(out, self._impl.sizes, self._impl.dtype, out_dtype_message)
         _check_overlap(out, (index, src if isinstance(src, Tensor) else None))
         if out._impl is not self._impl and not is_meta(out._impl.device):
             array(out)[...] = array(self)
         _scatter_fill(out, d, index, src, reduce)
         return out
 
-    for suffix, fn in (("", functional), ("_", inplace), ("_out", out_variant)):
-        fn.__name__ = fn.__qualname__ = f"{name}{suffix}"
-        kernel(f"{name}{suffix}")(fn)
+    register_variants(name, {"": functional, "_": inplace, "_out": out_variant})
 
 
 _scatter_variants("scatter", None)
@@ -542,7 +425,7 @@ def _check_mask(mask: Tensor) -> None:
     d = mask._impl.dtype
     if d is not bool_:
         raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype {_TYPE_META_NAMES[d]}"
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {CPP_TYPE_NAMES[d]}"
         )
 
 
@@ -563,7 +446,7 @@ def _masked_fill_into(out: Tensor, mask: Tensor | Array, value: Number | None) -
     if is_meta(out._impl.device) or value is None:
         return
     a = array(out)
-    fill = _scalar_to(value, out._impl.dtype)
+    fill = checked_scalar(value, out._impl.dtype)
     np.copyto(a, fill, where=np.broadcast_to(array(mask) if isinstance(mask, Tensor) else mask, a.shape))
 
 
@@ -605,7 +488,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Tensor | Number) -> Tensor:
 @kernel("masked_fill_out")
 def masked_fill_out(self: Tensor, mask: Tensor, value: Tensor | Number, *, out: Tensor) -> Tensor:
     sizes, fill = _masked_fill_check(self, mask, value)
-    _prepare_out(out, sizes, self._impl.dtype, _structured_out_message)
+    _prepare_out(out, sizes, self._impl.dtype, out_dtype_message)
     _check_overlap(out, (self, mask), allow_full=True)
     if not is_meta(out._impl.device):
         array(out)[...] = np.broadcast_to(array(self), sizes)
@@ -660,7 +543,7 @@ def _check_mask_shape(self: Tensor, mask: Tensor, start: int) -> None:
     """A mask indexing dims start, start+1, ... must have their sizes."""
     sizes = self._impl.sizes
     for j, n in enumerate(mask._impl.sizes):
-        _wrap_dim(start + j, len(sizes))
+        wrap_dim(start + j, len(sizes))
         if n != sizes[start + j]:
             raise IndexError(
                 f"The shape of the mask {list(mask._impl.sizes)} at index {j} does not match the shape of "
@@ -731,7 +614,7 @@ def _indexing_shape(sizes: Shape, entries: list[IndexEntry]) -> tuple[Shape, lis
     adjacent = dims[-1] - dims[0] + 1 == len(dims)
     if len(entries) > ndim:
         if adjacent:
-            _wrap_dim(ndim, ndim)
+            wrap_dim(ndim, ndim)
         entries = [_broadcast_entry(e, index_shape) for e in entries[:ndim]]
         dims = [i for i in dims if i < ndim]
         adjacent = dims[-1] - dims[0] + 1 == len(dims)
@@ -890,7 +773,7 @@ def index_put_out(
     self: Tensor, indices: Index, values: Tensor, accumulate: bool = False, *, out: Tensor
 ) -> Tensor:
     result = _index_put(_copy_of(self), indices, values, accumulate)
-    _prepare_out(out, self._impl.sizes, self._impl.dtype, _structured_out_message)
+    _prepare_out(out, self._impl.sizes, self._impl.dtype, out_dtype_message)
     if not is_meta(out._impl.device):
         array(out)[...] = array(result)
     return out
@@ -947,19 +830,13 @@ def where_out(condition: Tensor, self: Tensor, other: Tensor, *, out: Tensor) ->
     return out
 
 
-def _aten() -> Any:
-    import framework.ops
-
-    return framework.ops.aten
-
-
 def _scalar_operand(value: Number, d: dtype, device: Device) -> Tensor:
     """A zero-dim tensor of `d` holding `value`, converted as PyTorch's fill does: checked, except
     into float16 (computed in float, beyond float16's range it becomes inf)."""
     t = new_tensor((), d, device)
     if not is_meta(device):
         with np.errstate(over="ignore"):
-            array(t)[...] = np.float16(value.real) if d is float16 else _scalar_to(value, d)
+            array(t)[...] = np.float16(value.real) if d is float16 else checked_scalar(value, d)
     return t
 
 
@@ -971,7 +848,7 @@ def where_scalar(condition: Tensor, self: Tensor | Number, other: Tensor | Numbe
     device = condition._impl.device
     x = self if isinstance(self, Tensor) else _scalar_operand(self, d, device)
     y = other if isinstance(other, Tensor) else _scalar_operand(other, d, device)
-    result: Tensor = _aten().where.self(condition, x, y)
+    result: Tensor = aten().where.self(condition, x, y)
     return result
 
 
@@ -981,7 +858,7 @@ def where_condition(condition: Tensor) -> list[Tensor]:
     zero-dim condition counts as one of one element)."""
     impl = condition._impl
     c = condition if impl.dim() else make_view(condition, (1,), (1,), impl.storage_offset)
-    nz: Tensor = _aten().nonzero.default(c)
+    nz: Tensor = aten().nonzero.default(c)
     n, k = nz._impl.sizes
     return [make_view(nz, (n,), (k,), nz._impl.storage_offset + j) for j in range(k)]
 

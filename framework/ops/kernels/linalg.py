@@ -33,28 +33,29 @@ from framework.c10.dtypes import (
     float16,
     float32,
     float64,
-    int8,
-    int16,
-    int32,
-    int64,
     promote_types,
-    uint8,
 )
 from framework.c10.tensor_impl import TensorImpl
-from framework.ops._iter import broadcast_shapes, check_can_cast
+from framework.ops._iter import Number, broadcast_shapes, check_can_cast
 from framework.ops.kernels._registry import (
+    CPP_TYPE_NAMES,
     TensorMeta,
     array,
+    aten,
+    check_out_dtype,
+    checked_scalar,
+    int_list,
     is_meta,
     kernel,
     new_tensor,
     not_implemented,
+    register_variants,
     resize_output,
     same_device,
+    wrap_dim,
 )
 
 Array = npt.NDArray[Any]
-Number = bool | int | float | complex
 Sizes = tuple[int, ...]
 IntList = int | Sequence[int]
 
@@ -65,31 +66,6 @@ OutCheck = Callable[[Tensor, TensorMeta, tuple[Any, ...]], None]
 EarlyOutCheck = Callable[[Tensor, tuple[Any, ...]], None]
 """`check(out, positional_args)`: checks PyTorch makes with the out= tensor before the others."""
 
-_CPP_NAME: Final[dict[dtype, str]] = {
-    bool_: "bool",
-    uint8: "unsigned char",
-    int8: "signed char",
-    int16: "short int",
-    int32: "int",
-    int64: "long int",
-    float16: "c10::Half",
-    float32: "float",
-    float64: "double",
-    complex64: "c10::complex<float>",
-    complex128: "c10::complex<double>",
-}
-"""The C++ type names PyTorch prints for a dtype (its `TypeMeta` names)."""
-
-_CONVERT_NAME: Final[dict[dtype, str]] = {
-    **_CPP_NAME,
-    uint8: "uint8_t",
-    int8: "int8_t",
-    int16: "int16_t",
-    int64: "int64_t",
-    float16: "float",  # float16 scalars are converted to its computation type
-}
-"""The type names in PyTorch's "value cannot be converted to type ... without overflow"."""
-
 _BLAS: Final = frozenset((float32, float64, complex64, complex128))
 """Dtypes PyTorch multiplies with BLAS gemm, which skips the product when alpha is 0."""
 
@@ -98,11 +74,7 @@ _BLAS: Final = frozenset((float32, float64, complex64, complex128))
 
 
 def _exact_out(out: Tensor, m: TensorMeta, args: tuple[Any, ...]) -> None:
-    got = out._impl.dtype
-    if got is not m.dtype:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {_CPP_NAME[m.dtype]}, but got {_CPP_NAME[got]} instead"
-        )
+    check_out_dtype(out, m.dtype)
 
 
 def _castable_out(out: Tensor, m: TensorMeta, args: tuple[Any, ...]) -> None:
@@ -158,81 +130,19 @@ def _register(
             impl(self._impl.numpy_view(), self, *args, **kwargs)
         return self
 
-    variants: list[tuple[str, Callable[..., Tensor]]] = [(name, functional), (f"{name}_out", out_variant)]
+    variants: dict[str, Callable[..., Tensor]] = {"": functional, "_out": out_variant}
     if inplace:
-        variants.append((f"{name}_", inplace_variant))
-    for kernel_name, fn in variants:
-        fn.__name__ = fn.__qualname__ = kernel_name
-        kernel(kernel_name)(fn)
+        variants["_"] = inplace_variant
+    register_variants(name, variants)
 
 
 # ---- shared helpers ---------------------------------------------------------------------------
 
 
-def _int_list(value: IntList) -> list[int]:
-    return [value] if isinstance(value, int) else list(value)
-
-
-def _wrap_dim(dim: int, ndim: int, *, wrap_scalar: bool = True) -> int:
-    """`dim` in [0, ndim) (a zero-dim tensor counts as one dimension when `wrap_scalar`)."""
-    if ndim == 0:
-        if not wrap_scalar:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-        ndim = 1
-    if not -ndim <= dim < ndim:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got {dim})"
-        )
-    return dim % ndim
-
-
-def _overflow(d: dtype) -> RuntimeError:
-    return RuntimeError(f"value cannot be converted to type {_CONVERT_NAME[d]} without overflow")
-
-
-def _overflows(value: int | float, d: dtype) -> bool:
-    """c10's `overflows<T>(value)` for one real component."""
-    if d.is_floating_point or d.is_complex:
-        if isinstance(value, float) and not math.isfinite(value):
-            return False
-        wide = d in (float64, complex128)
-        return abs(value) > float(np.finfo(np.float64 if wide else np.float32).max)
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    info = np.iinfo(d.numpy_dtype)
-    if d is uint8 and isinstance(value, int):
-        # Negative integers wrap around (two's complement) as long as their magnitude fits.
-        return value > info.max or -value > info.max
-    return bool(value < info.min or value > info.max)
-
-
-def _checked_scalar(value: Number, d: dtype, compute: np.dtype[Any]) -> Any:
-    """A Scalar argument as a NumPy scalar of `compute` (the type `d` computes in), refusing the
-    values PyTorch's checked conversion refuses ("value cannot be converted to type ...")."""
-    if isinstance(value, bool) or d is bool_:
-        return compute.type(value)
-    parts: tuple[int | float, ...]
-    if isinstance(value, complex):
-        if not d.is_complex and value.imag != 0:
-            raise _overflow(d)
-        parts = (value.real, value.imag)
-    else:
-        parts = (value,)
-    if any(_overflows(p, d) for p in parts):
-        raise _overflow(d)
-    if d.is_complex:
-        return compute.type(value)
-    real = parts[0]
-    if d.is_floating_point:
-        return compute.type(real)
-    whole = int(real)
-    return compute.type(whole % 256 if d is uint8 else whole)
-
-
-def _compute_dtype(d: dtype) -> np.dtype[Any]:
-    """The NumPy dtype a product in `d` accumulates in: float16 accumulates in float32, as
-    PyTorch's CPU kernels do (its opmath type)."""
-    return np.dtype(np.float32) if d is float16 else d.numpy_dtype
+def _compute_dtype(d: dtype) -> dtype:
+    """The dtype a product in `d` accumulates in, and converts its Scalars to: float16 computes in
+    float32, as PyTorch's CPU kernels do (its opmath type)."""
+    return float32 if d is float16 else d
 
 
 def _product(out: Array, a: Array, b: Array) -> None:
@@ -291,7 +201,8 @@ def _check_mm(s1: Sizes, s2: Sizes, d1: dtype, d2: dtype) -> None:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dim_list(s1)} and {_dim_list(s2)})")
     if d1 is not d2:
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAME[d1]} != {_CPP_NAME[d2]}"
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{CPP_TYPE_NAMES[d1]} != {CPP_TYPE_NAMES[d2]}"
         )
 
 
@@ -530,9 +441,10 @@ def _addmm_impl(
 ) -> None:
     d = mat1._impl.dtype
     _refuse_bool("mm", d)
-    compute = _compute_dtype(d)
-    beta_c = _checked_scalar(beta, d, compute)
-    alpha_c = _checked_scalar(alpha, d, compute)
+    opmath = _compute_dtype(d)
+    compute = opmath.numpy_dtype
+    beta_c = checked_scalar(beta, opmath)
+    alpha_c = checked_scalar(alpha, opmath)
     addend = array(self)
     # The product goes straight into `out` unless `out` is `self` (in place) or needs a cast.
     direct = compute == out.dtype and not np.may_share_memory(out, addend)
@@ -575,12 +487,6 @@ def _outer_impl(out: Array, self: Tensor, vec2: Tensor) -> None:
 _register("outer", _outer_meta, _outer_impl, _castable_out)
 
 
-def _aten() -> Any:
-    import framework.ops
-
-    return framework.ops.aten
-
-
 def _warn_ger() -> None:
     warnings.warn(
         "torch.ger is deprecated and will be removed in a future PyTorch release. Use torch.outer instead.",
@@ -593,14 +499,14 @@ def _warn_ger() -> None:
 def ger(self: Tensor, vec2: Tensor) -> Tensor:
     """CompositeImplicitAutograd: `outer` with PyTorch's deprecation warning."""
     _warn_ger()
-    result: Tensor = _aten().outer.default(self, vec2)
+    result: Tensor = aten().outer.default(self, vec2)
     return result
 
 
 @kernel("ger_out")
 def ger_out(self: Tensor, vec2: Tensor, *, out: Tensor) -> Tensor:
     _warn_ger()
-    result: Tensor = _aten().outer.out(self, vec2, out=out)
+    result: Tensor = aten().outer.out(self, vec2, out=out)
     return result
 
 
@@ -631,7 +537,7 @@ def _cat_meta(tensors: Sequence[Tensor], dim: int = 0) -> TensorMeta:
     if not kept:
         return TensorMeta((0,), result, device)
     ref = kept[0][1].sizes
-    d = _wrap_dim(dim, len(ref))
+    d = wrap_dim(dim, len(ref))
     total = 0
     for i, impl in kept:
         sizes = impl.sizes
@@ -676,7 +582,7 @@ def _join_out_check(out: Tensor, m: TensorMeta, args: tuple[Any, ...]) -> None:
 def _cat_impl(out: Array, tensors: Sequence[Tensor], dim: int = 0) -> None:
     parts = [array(t) for t in tensors if not _is_legacy_empty(t._impl)]
     if parts and out.size:
-        np.concatenate(parts, axis=_wrap_dim(dim, out.ndim), out=out, casting="unsafe")
+        np.concatenate(parts, axis=wrap_dim(dim, out.ndim), out=out, casting="unsafe")
 
 
 _register("cat", _cat_meta, _cat_impl, _join_out_check)
@@ -686,7 +592,7 @@ def _stack_meta(tensors: Sequence[Tensor], dim: int = 0) -> TensorMeta:
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     first = tensors[0]._impl.sizes
-    d = _wrap_dim(dim, len(first) + 1)
+    d = wrap_dim(dim, len(first) + 1)
     for i, t in enumerate(tensors):
         if t._impl.sizes != first:
             raise RuntimeError(
@@ -698,7 +604,7 @@ def _stack_meta(tensors: Sequence[Tensor], dim: int = 0) -> TensorMeta:
 
 
 def _stack_impl(out: Array, tensors: Sequence[Tensor], dim: int = 0) -> None:
-    np.stack([array(t) for t in tensors], axis=_wrap_dim(dim, out.ndim), out=out, casting="unsafe")
+    np.stack([array(t) for t in tensors], axis=wrap_dim(dim, out.ndim), out=out, casting="unsafe")
 
 
 _register("stack", _stack_meta, _stack_impl, _join_out_check)
@@ -713,7 +619,7 @@ def _same_shape_meta(self: Tensor) -> TensorMeta:
 
 def _flip_dims(self: Tensor, dims: IntList) -> tuple[int, ...]:
     ndim = self._impl.dim()
-    wrapped = [_wrap_dim(d, ndim) for d in _int_list(dims)]
+    wrapped = [wrap_dim(d, ndim) for d in int_list(dims)]
     seen: set[int] = set()
     for d in wrapped:
         if d in seen:
@@ -735,7 +641,7 @@ _register("flip", _flip_meta, _flip_impl)
 
 
 def _repeat_meta(self: Tensor, repeats: IntList) -> TensorMeta:
-    reps = _int_list(repeats)
+    reps = int_list(repeats)
     sizes = self._impl.sizes
     if len(reps) < len(sizes):
         raise RuntimeError(
@@ -752,7 +658,7 @@ def _repeat_meta(self: Tensor, repeats: IntList) -> TensorMeta:
 def _repeat_impl(out: Array, self: Tensor, repeats: IntList) -> None:
     """Write the tiles straight into `out`: each output dimension r*s is viewed as (r, s), and
     the input broadcasts over the r axes."""
-    reps = _int_list(repeats)
+    reps = int_list(repeats)
     if out.size == 0:
         return
     a = array(self)
@@ -769,7 +675,7 @@ _register("repeat", _repeat_meta, _repeat_impl)
 def _roll_args(self: Tensor, shifts: IntList, dims: IntList) -> tuple[list[int], tuple[int, ...] | None]:
     """(shifts, wrapped dims or None for a roll of the flattened tensor), checked as PyTorch does
     (dims are only checked when the tensor has elements)."""
-    shift_list, dim_list = _int_list(shifts), _int_list(dims)
+    shift_list, dim_list = int_list(shifts), int_list(dims)
     if not shift_list:
         raise RuntimeError("`shifts` required")
     if not dim_list and len(shift_list) == 1:
@@ -780,7 +686,7 @@ def _roll_args(self: Tensor, shifts: IntList, dims: IntList) -> tuple[list[int],
         )
     if self._impl.numel() == 0:
         return shift_list, tuple(dim_list)
-    return shift_list, tuple(_wrap_dim(d, self._impl.dim(), wrap_scalar=False) for d in dim_list)
+    return shift_list, tuple(wrap_dim(d, self._impl.dim(), wrap_scalar=False) for d in dim_list)
 
 
 def _roll_meta(self: Tensor, shifts: IntList, dims: IntList = ()) -> TensorMeta:

@@ -34,53 +34,34 @@ from framework.c10.dtypes import (
     float32,
     float64,
     get_default_dtype,
-    int8,
-    int16,
-    int32,
     int64,
     promote_types,
     uint8,
 )
-from framework.ops._iter import check_can_cast
+from framework.ops._iter import Number, check_can_cast
 from framework.ops.kernels._registry import (
+    CPP_TYPE_NAMES,
     array,
+    aten,
+    check_out_dtype,
+    int_list,
     is_meta,
     kernel,
     new_tensor,
     not_implemented,
+    out_dtype_message,
     resize_output,
     same_device,
+    wrap_dim,
 )
 
 Array = npt.NDArray[Any]
-Number = bool | int | float | complex
 DimArg = int | Sequence[int] | None
 Compute = Callable[[Array], tuple[Any, ...]]
 Reducer = Callable[..., Any]
 
 
-def _aten() -> Any:
-    import framework.ops
-
-    return framework.ops.aten
-
-
 # ---- dtypes ---------------------------------------------------------------------------------
-
-_CPP_NAMES: Final[dict[dtype, str]] = {
-    bool_: "bool",
-    uint8: "unsigned char",
-    int8: "signed char",
-    int16: "short int",
-    int32: "int",
-    int64: "long int",
-    float16: "c10::Half",
-    float32: "float",
-    float64: "double",
-    complex64: "c10::complex<float>",
-    complex128: "c10::complex<double>",
-}
-"""The C++ type names PyTorch's messages use for dtypes ("Expected out tensor to have dtype ...")."""
 
 _ACC: Final[dict[dtype, np.dtype[Any]]] = {
     float16: np.dtype(np.float32),
@@ -114,17 +95,6 @@ def _sum_dtype(input_dtype: dtype, requested: dtype | None) -> dtype:
     return input_dtype if _is_float(input_dtype) else int64
 
 
-def _out_dtype_error(expected: dtype, actual: dtype) -> RuntimeError:
-    return RuntimeError(
-        f"Expected out tensor to have dtype {_CPP_NAMES[expected]}, but got {_CPP_NAMES[actual]} instead"
-    )
-
-
-def _expect_out_dtype(out: Tensor, expected: dtype) -> None:
-    if out._impl.dtype is not expected:
-        raise _out_dtype_error(expected, out._impl.dtype)
-
-
 def _cast(a: Array, to: dtype) -> Array:
     """`a` converted to `to` (as Tensor.to: complex to real keeps the real part, with a warning)."""
     target = to.numpy_dtype
@@ -139,20 +109,8 @@ def _cast(a: Array, to: dtype) -> Array:
 # ---- dims and shapes ------------------------------------------------------------------------
 
 
-def _wrap_dim(dim: int, ndim: int) -> int:
-    """`dim` in [0, ndim) (a zero-dim tensor accepts 0 and -1), with PyTorch's IndexError."""
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})"
-        )
-    return dim % n
-
-
 def _dim_list(dim: DimArg) -> list[int] | None:
-    if dim is None:
-        return None
-    return [dim] if isinstance(dim, int) else list(dim)
+    return None if dim is None else int_list(dim)
 
 
 def _reduce_dims(ndim: int, dim: DimArg, *, empty_is_all: bool = True) -> tuple[int, ...]:
@@ -163,7 +121,7 @@ def _reduce_dims(ndim: int, dim: DimArg, *, empty_is_all: bool = True) -> tuple[
         return tuple(range(ndim))
     seen: set[int] = set()
     for d in dims:
-        wrapped = _wrap_dim(d, ndim)
+        wrapped = wrap_dim(d, ndim)
         if wrapped in seen:
             raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
         seen.add(wrapped)
@@ -253,7 +211,7 @@ def _accumulate(
     impl = self._impl
     axes = _reduce_dims(impl.dim(), dim)
     if out is not None and requested is not None:
-        _expect_out_dtype(out, requested)
+        check_out_dtype(out, requested)
     result = out._impl.dtype if out is not None and requested is None else _sum_dtype(impl.dtype, requested)
 
     def compute(a: Array) -> Any:
@@ -265,14 +223,14 @@ def _accumulate(
 
 @kernel("sum")
 def sum_all(self: Tensor, *, dtype: dtype | None = None) -> Tensor:
-    result: Tensor = _aten().sum.dim_IntList(self, None, False, dtype=dtype)
+    result: Tensor = aten().sum.dim_IntList(self, None, False, dtype=dtype)
     return result
 
 
 @kernel("sum_out")
 def sum_out(self: Tensor, *, dtype: dtype | None = None, out: Tensor) -> Tensor:
-    _expect_out_dtype(out, _sum_dtype(self._impl.dtype, dtype))
-    result: Tensor = _aten().sum.IntList_out(self, None, False, dtype=dtype, out=out)
+    check_out_dtype(out, _sum_dtype(self._impl.dtype, dtype))
+    result: Tensor = aten().sum.IntList_out(self, None, False, dtype=dtype, out=out)
     return result
 
 
@@ -304,7 +262,7 @@ def prod_dim_out(
 
 @kernel("prod_out")
 def prod_out(self: Tensor, *, dtype: dtype | None = None, out: Tensor) -> Tensor:
-    _expect_out_dtype(out, _sum_dtype(self._impl.dtype, dtype))
+    check_out_dtype(out, _sum_dtype(self._impl.dtype, dtype))
     return _accumulate("prod", np.prod, _opmath, self, None, False, dtype, out)
 
 
@@ -324,7 +282,7 @@ def _mean(self: Tensor, dim: DimArg, keepdim: bool, requested: dtype | None, out
     result = requested or impl.dtype
     if out is not None:
         if requested is not None:
-            _expect_out_dtype(out, requested)
+            check_out_dtype(out, requested)
         result = out._impl.dtype
         if not _is_float(result):
             # PyTorch sums into `out`, then divides it in place: a true division's result.
@@ -341,13 +299,13 @@ def _mean(self: Tensor, dim: DimArg, keepdim: bool, requested: dtype | None, out
 
 @kernel("mean")
 def mean_all(self: Tensor, *, dtype: dtype | None = None) -> Tensor:
-    result: Tensor = _aten().mean.dim(self, None, False, dtype=dtype)
+    result: Tensor = aten().mean.dim(self, None, False, dtype=dtype)
     return result
 
 
 @kernel("mean_dtype_out")
 def mean_dtype_out(self: Tensor, *, dtype: dtype | None = None, out: Tensor) -> Tensor:
-    result: Tensor = _aten().mean.out(self, None, False, dtype=dtype, out=out)
+    result: Tensor = aten().mean.out(self, None, False, dtype=dtype, out=out)
     return result
 
 
@@ -419,14 +377,14 @@ def _extreme_dim(
     as the extreme, so the first NaN wins)."""
     impl = self._impl
     ndim = impl.dim()
-    d = _wrap_dim(dim, ndim)
+    d = wrap_dim(dim, ndim)
     axes = (d,) if ndim else ()
     _check_nonempty_dims(op, impl.sizes, axes, whole=False)
     if impl.dtype.is_complex:
         raise RuntimeError(f"{op}(): does not support complex input")
     if values is not None and indices is not None:
-        _expect_out_dtype(values, impl.dtype)
-        _expect_out_dtype(indices, int64)
+        check_out_dtype(values, impl.dtype)
+        check_out_dtype(indices, int64)
     shape = _reduced_shape(impl.sizes, axes, keepdim)
 
     def compute(a: Array) -> tuple[Array, Array]:
@@ -518,12 +476,12 @@ def _arg_extreme(
             raise IndexError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0.")
         shape = (1,) * ndim if keepdim else ()
     else:
-        d = _wrap_dim(dim, ndim)
+        d = wrap_dim(dim, ndim)
         axes = (d,) if ndim else ()
         _check_nonempty_dims(op, impl.sizes, axes, whole=False)
         shape = _reduced_shape(impl.sizes, axes, keepdim)
     if out is not None:
-        _expect_out_dtype(out, int64)
+        check_out_dtype(out, int64)
 
     def compute(a: Array) -> Any:
         if dim is None or ndim == 0:
@@ -641,13 +599,13 @@ def std_correction_out(
 
 @kernel("var_unbiased")
 def var_unbiased(self: Tensor, unbiased: bool = True) -> Tensor:
-    result: Tensor = _aten().var.correction(self, None, correction=_correction(unbiased))
+    result: Tensor = aten().var.correction(self, None, correction=_correction(unbiased))
     return result
 
 
 @kernel("var_dim")
 def var_dim(self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False) -> Tensor:
-    result: Tensor = _aten().var.correction(self, dim, correction=_correction(unbiased), keepdim=keepdim)
+    result: Tensor = aten().var.correction(self, dim, correction=_correction(unbiased), keepdim=keepdim)
     return result
 
 
@@ -656,19 +614,19 @@ def var_dim_out(
     self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False, *, out: Tensor
 ) -> Tensor:
     correction = _correction(unbiased)
-    result: Tensor = _aten().var.correction_out(self, dim, correction=correction, keepdim=keepdim, out=out)
+    result: Tensor = aten().var.correction_out(self, dim, correction=correction, keepdim=keepdim, out=out)
     return result
 
 
 @kernel("std_unbiased")
 def std_unbiased(self: Tensor, unbiased: bool = True) -> Tensor:
-    result: Tensor = _aten().std.correction(self, None, correction=_correction(unbiased))
+    result: Tensor = aten().std.correction(self, None, correction=_correction(unbiased))
     return result
 
 
 @kernel("std_dim")
 def std_dim(self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False) -> Tensor:
-    result: Tensor = _aten().std.correction(self, dim, correction=_correction(unbiased), keepdim=keepdim)
+    result: Tensor = aten().std.correction(self, dim, correction=_correction(unbiased), keepdim=keepdim)
     return result
 
 
@@ -677,7 +635,7 @@ def std_dim_out(
     self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False, *, out: Tensor
 ) -> Tensor:
     correction = _correction(unbiased)
-    result: Tensor = _aten().std.correction_out(self, dim, correction=correction, keepdim=keepdim, out=out)
+    result: Tensor = aten().std.correction_out(self, dim, correction=correction, keepdim=keepdim, out=out)
     return result
 
 
@@ -741,7 +699,7 @@ def _norm(
                 "operation does not have an identity"
             )
         for d in dims:
-            if impl.sizes[_wrap_dim(d, impl.dim())] == 0:
+            if impl.sizes[wrap_dim(d, impl.dim())] == 0:
                 raise RuntimeError(
                     f"linalg.vector_norm cannot compute the {order:g} norm on the dimension {d}because "
                     "this dimension is empty and the operation does not have an identity"
@@ -766,10 +724,10 @@ def _norm(
         compute_dtype = requested
     result = compute_dtype.to_real()
     if out is not None:
-        _expect_out_dtype(out, result)
+        check_out_dtype(out, result)
     elif requested is not None and requested is not result:
         # PyTorch allocates the result with the requested (complex) dtype and then refuses it.
-        raise _out_dtype_error(result, requested)
+        raise RuntimeError(out_dtype_message(result, requested))
 
     def compute(a: Array) -> Any:
         x = _cast(a, compute_dtype).astype(_opmath(compute_dtype))
@@ -800,25 +758,25 @@ def norm_dim_out(
 
 @kernel("norm")
 def norm(self: Tensor, p: Number = 2) -> Tensor:
-    result: Tensor = _aten().norm.ScalarOpt_dim(self, p, [], False)
+    result: Tensor = aten().norm.ScalarOpt_dim(self, p, [], False)
     return result
 
 
 @kernel("norm_out")
 def norm_out(self: Tensor, p: Number = 2, *, out: Tensor) -> Tensor:
-    result: Tensor = _aten().norm.out(self, p, [], False, out=out)
+    result: Tensor = aten().norm.out(self, p, [], False, out=out)
     return result
 
 
 @kernel("norm_dtype")
 def norm_dtype(self: Tensor, p: Number | None, *, dtype: dtype) -> Tensor:
-    result: Tensor = _aten().norm.ScalarOpt_dim_dtype(self, p, [], False, dtype=dtype)
+    result: Tensor = aten().norm.ScalarOpt_dim_dtype(self, p, [], False, dtype=dtype)
     return result
 
 
 @kernel("norm_dtype_out")
 def norm_dtype_out(self: Tensor, p: Number | None, *, dtype: dtype, out: Tensor) -> Tensor:
-    result: Tensor = _aten().norm.dtype_out(self, p, [], False, dtype=dtype, out=out)
+    result: Tensor = aten().norm.dtype_out(self, p, [], False, dtype=dtype, out=out)
     return result
 
 
@@ -926,18 +884,18 @@ def _cumulative(
     """cumsum/cumprod along `dim`: the input converted to the result dtype, scanned in order in
     the accumulation type."""
     impl = self._impl
-    d = _wrap_dim(dim, impl.dim())
+    d = wrap_dim(dim, impl.dim())
     if inplace:
         result = impl.dtype
         if requested is not None and requested is not result:
             raise RuntimeError(
-                f"Bad in-place call: input tensor dtype {_CPP_NAMES[result]} and output tensor dtype "
-                f"{_CPP_NAMES[requested]} should match"
+                f"Bad in-place call: input tensor dtype {CPP_TYPE_NAMES[result]} and output tensor dtype "
+                f"{CPP_TYPE_NAMES[requested]} should match"
             )
         out = self
     elif out is not None:
         if requested is not None:
-            _expect_out_dtype(out, requested)
+            check_out_dtype(out, requested)
         result = out._impl.dtype
     else:
         result = _sum_dtype(impl.dtype, requested)

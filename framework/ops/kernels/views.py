@@ -18,23 +18,24 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
-from framework.c10.dtypes import (
-    bool_,
-    complex64,
-    complex128,
-    dtype,
-    float16,
-    float32,
-    float64,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-)
+from framework.c10.dtypes import bool_, dtype, float16, float32, float64
 from framework.c10.tensor_impl import TensorImpl, contiguous_strides
 from framework.ops._iter import broadcast_shapes
-from framework.ops.kernels._registry import array, aten, is_meta, kernel, make_view, resize_output
+from framework.ops.kernels._registry import (
+    INTERNAL_OVERLAP,
+    PARTIAL_OVERLAP,
+    array,
+    aten,
+    check_out_dtype,
+    has_internal_overlap,
+    int_list,
+    is_meta,
+    is_non_overlapping_and_dense,
+    kernel,
+    make_view,
+    resize_output,
+    wrap_dim,
+)
 from framework.ops.kernels.factories import check_layout, resolve_device
 
 Array = npt.NDArray[Any]
@@ -49,46 +50,10 @@ _CHANNELS_LAST: Final[dict[MemoryFormat, tuple[int, ...]]] = {
     MemoryFormat.channels_last_3d: (1, 4, 3, 2, 0),
 }
 """Dimensions of a channels-last layout, from the innermost (channels) to the outermost (batch)."""
-_CPP_TYPE_NAMES: Final[dict[dtype, str]] = {
-    bool_: "bool",
-    uint8: "unsigned char",
-    int8: "signed char",
-    int16: "short int",
-    int32: "int",
-    int64: "long int",
-    float16: "c10::Half",
-    float32: "float",
-    float64: "double",
-    complex64: "c10::complex<float>",
-    complex128: "c10::complex<double>",
-}
-"""The element type names PyTorch's out= dtype checks print."""
-_INTERNAL_OVERLAP: Final = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-    "location. Please clone() the tensor before performing the operation."
-)
-_PARTIAL_OVERLAP: Final = (
-    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
 _NO_META_DATA: Final = "Cannot copy out of meta tensor; no data!"
 
 
 # ---- geometry -----------------------------------------------------------------------------------
-
-
-def wrap_dim(dim: int, ndim: int, *, wrap_scalar: bool = True) -> int:
-    """`dim` as an index in [0, ndim), negative dims counting from the end (PyTorch's
-    maybe_wrap_dim); a 0-dim tensor accepts dims -1 and 0 unless `wrap_scalar` is False."""
-    if ndim <= 0:
-        if not wrap_scalar:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-        ndim = 1
-    if not -ndim <= dim < ndim:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got {dim})"
-        )
-    return dim % ndim
 
 
 def infer_size(shape: Sequence[int], numel: int) -> Sizes:
@@ -145,24 +110,6 @@ def view_strides(sizes: Sizes, strides: Sizes, shape: Sizes) -> Sizes | None:
             base_stride = strides[d - 1]
             tensor_numel = view_numel = 1
     return tuple(result) if view_d == -1 else None
-
-
-def is_non_overlapping_and_dense(impl: TensorImpl) -> bool:
-    """Whether the elements fill a block of memory exactly once, in some dimension order
-    (contiguous tensors, zero-size ones included, always do)."""
-    if impl.is_contiguous():
-        return True
-    sizes, strides = impl.sizes, impl.strides
-    if len(sizes) == 1:
-        return sizes[0] < 2 or strides[0] == 1
-    expected = 1
-    for d in sorted(range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d])):
-        if sizes[d] < 2:
-            return True
-        if strides[d] != expected:
-            return False
-        expected *= sizes[d]
-    return True
 
 
 def _storage_nbytes(sizes: Sizes, strides: Sizes, offset: int, itemsize: int) -> int:
@@ -257,22 +204,6 @@ def _restride(self: Tensor, geometry: Geometry) -> Tensor:
     impl = self._impl
     impl.set_geometry(geometry[0], geometry[1], impl.storage_offset)
     return self
-
-
-def _dtype_view(self: Tensor, d: dtype, sizes: Sizes, strides: Sizes, offset: int) -> Tensor:
-    """A view of `self`'s storage as elements of dtype `d` (sharing keys and version counter)."""
-    impl = self._impl
-    return Tensor(
-        TensorImpl(
-            impl.storage,
-            d,
-            sizes,
-            strides,
-            offset,
-            key_set=impl.key_set,
-            version_counter=impl.version_counter,
-        )
-    )
 
 
 def _without(values: Sizes, dims: Sequence[int]) -> Sizes:
@@ -538,8 +469,7 @@ def permute(self: Tensor, dims: Sequence[int]) -> Tensor:
 
 @kernel("movedim")
 def movedim(self: Tensor, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
+    src, dst = int_list(source), int_list(destination)
     ndim = self._impl.dim()
     if len(src) != len(dst):
         raise RuntimeError(
@@ -615,7 +545,7 @@ def _squeeze_geometry(impl: TensorImpl, dim: int | Sequence[int] | None) -> Geom
     if dim is None:
         drop = [d for d in range(ndim) if impl.sizes[d] == 1]
     else:
-        dims = [wrap_dim(d, ndim) for d in ([dim] if isinstance(dim, int) else dim)]
+        dims = [wrap_dim(d, ndim) for d in int_list(dim)]
         seen: set[int] = set()
         for d in dims:
             if d in seen:
@@ -778,7 +708,7 @@ def view_as_real(self: Tensor) -> Tensor:
         raise RuntimeError("view_as_real is only supported for complex tensors")
     sizes = (*impl.sizes, 2)
     strides = (*(2 * st for st in impl.strides), 1)
-    return _dtype_view(self, impl.dtype.to_real(), sizes, strides, 2 * impl.storage_offset)
+    return make_view(self, sizes, strides, 2 * impl.storage_offset, impl.dtype.to_real())
 
 
 @kernel("view_as_complex")
@@ -802,7 +732,7 @@ def view_as_complex(self: Tensor) -> Tensor:
     if impl.storage_offset % 2:
         raise RuntimeError("Tensor must have a storage_offset divisible by 2")
     strides = tuple(st // 2 for st in impl.strides[:-1])
-    return _dtype_view(self, impl.dtype.to_complex(), impl.sizes[:-1], strides, impl.storage_offset // 2)
+    return make_view(self, impl.sizes[:-1], strides, impl.storage_offset // 2, impl.dtype.to_complex())
 
 
 @kernel("real")
@@ -864,14 +794,13 @@ def _same_data(a: TensorImpl, b: TensorImpl) -> bool:
 def _check_overlap(dst: TensorImpl, src: TensorImpl) -> None:
     """Refuse writes where PyTorch detects aliasing: `dst` has elements sharing memory (a 0-stride
     dimension), or `dst` and `src` are dense and their memory partly overlaps."""
-    dst_dense = is_non_overlapping_and_dense(dst)
-    if not dst_dense and any(st == 0 and n > 1 for n, st in zip(dst.sizes, dst.strides, strict=True)):
-        raise RuntimeError(_INTERNAL_OVERLAP)
+    if has_internal_overlap(dst):
+        raise RuntimeError(INTERNAL_OVERLAP)
     if (
         dst.storage is not src.storage
         or dst.numel() == 0
         or src.numel() == 0
-        or not dst_dense
+        or not is_non_overlapping_and_dense(dst)
         or not is_non_overlapping_and_dense(src)
     ):
         return
@@ -882,9 +811,9 @@ def _check_overlap(dst: TensorImpl, src: TensorImpl) -> None:
     )
     if (dst_begin, dst_end) == (src_begin, src_end):
         if dst.strides != src.strides:
-            raise RuntimeError(_PARTIAL_OVERLAP)
+            raise RuntimeError(PARTIAL_OVERLAP)
     elif dst_begin < src_end and src_begin < dst_end:
-        raise RuntimeError(_PARTIAL_OVERLAP)
+        raise RuntimeError(PARTIAL_OVERLAP)
 
 
 @kernel("copy_")
@@ -917,11 +846,8 @@ def _write_out(out: Tensor, result: Tensor, *, same_dtype: bool = True) -> Tenso
             f"Attempting to copy from device {r.device} to device {o.device}, but cross-device copies are "
             "not allowed!"
         )
-    if same_dtype and o.dtype is not r.dtype:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {_CPP_TYPE_NAMES[r.dtype]}, but got "
-            f"{_CPP_TYPE_NAMES[o.dtype]} instead"
-        )
+    if same_dtype:
+        check_out_dtype(out, r.dtype)
     resize_output(out, r.sizes)
     _copy_values(out, result)
     return out
