@@ -124,16 +124,34 @@ class TensorImpl:
 
     @classmethod
     def empty(cls, sizes: Sequence[int], dtype: dtype, device: Device) -> TensorImpl:
-        """A new contiguous tensor of `sizes` with fresh (uninitialised) storage on `device`."""
+        """A new contiguous tensor of `sizes` with fresh (uninitialised) storage on `device`.
+
+        Every operator output is made here, so the fields are set directly (no validation beyond
+        the sizes, nothing computed twice)."""
+        sizes = tuple(sizes)
         numel = 1
         for s in sizes:
             if s < 0:
                 raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(sizes)}")
             numel *= s
-        allocator = _ALLOCATORS.get(device.device_type)
+        device_type = device.device_type
+        allocator = _ALLOCATORS.get(device_type)
         if allocator is None:
             raise RuntimeError(f"TensorImpl.empty: no allocator for device '{device}'")
-        return cls(StorageImpl(numel * dtype.itemsize, allocator), dtype, sizes)
+        self = cls.__new__(cls)
+        self.storage = storage = StorageImpl(numel * dtype.itemsize, allocator)
+        self.dtype = dtype
+        self.device = storage.device
+        self.sizes = sizes
+        self.strides = _contiguous_strides(sizes)
+        self.storage_offset = 0
+        self.key_set = _KEY_SETS[device_type]
+        self.version_counter = VersionCounter()
+        self.autograd_meta = None
+        self._np_view = None
+        self._np_data = None
+        self.wrapped_number = False
+        return self
 
     @classmethod
     def from_numpy(cls, array: npt.NDArray[Any], dtype: dtype) -> TensorImpl:
