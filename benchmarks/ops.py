@@ -22,6 +22,16 @@ def best_us(fn: Callable[[], Any], number: int) -> float:
     return min(timeit.repeat(fn, number=number, repeat=7)) / number * 1e6
 
 
+def interleaved_best_us(fns: list[Callable[[], Any]], number: int, rounds: int = 25) -> list[float]:
+    """Best time of each function, alternating between them round by round so that drift in the
+    machine's speed affects all of them alike."""
+    best = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for i, fn in enumerate(fns):
+            best[i] = min(best[i], timeit.timeit(fn, number=number) / number * 1e6)
+    return best
+
+
 def rows() -> list[tuple[str, float, float, float | None]]:
     x4 = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
     a, b = framework.tensor(x4), framework.tensor(x4)
@@ -31,8 +41,7 @@ def rows() -> list[tuple[str, float, float, float | None]]:
     results: list[tuple[str, float, float, float | None]] = []
     fw_add = best_us(lambda: a + b, 20_000)
     np_add = best_us(lambda: na + nb, 20_000)
-    fw_mm = best_us(lambda: framework.matmul(m1, m2), 20)
-    np_mm = best_us(lambda: np.matmul(x512, x512), 20)
+    fw_mm, np_mm = interleaved_best_us([lambda: framework.matmul(m1, m2), lambda: np.matmul(x512, x512)], 4)
     torch_add: float | None = None
     torch_mm: float | None = None
     try:
