@@ -10,55 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from framework._tensor import Tensor
-from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
-from framework.c10.dispatch.schema import (
-    BaseTy,
-    BaseType,
-    FunctionSchema,
-    ListType,
-    OptionalType,
-    SchemaType,
-)
+from framework.c10.dispatch.schema import FunctionSchema
 from framework.c10.dispatch_key import DispatchKeySet
-from framework.c10.dtypes import dtype
+from framework.ops._python_args import accepts, describe_call
 
 _DISPATCHER = dispatcher()
-_NUMBER = (bool, int, float, complex)
-_PYTHON_TYPES: dict[BaseTy, tuple[type, ...]] = {
-    BaseTy.Tensor: (Tensor,),
-    BaseTy.float: (int, float),
-    BaseTy.bool: (bool,),
-    BaseTy.str: (str,),
-    BaseTy.Dimname: (str,),
-    BaseTy.complex: (int, float, complex),
-    BaseTy.Scalar: _NUMBER,
-    BaseTy.ScalarType: (dtype,),
-    BaseTy.Layout: (Layout,),
-    BaseTy.Device: (Device, str),
-    BaseTy.MemoryFormat: (MemoryFormat,),
-}
-_INTEGER = frozenset((BaseTy.int, BaseTy.SymInt, BaseTy.DeviceIndex))
-
-
-def value_fits(t: SchemaType, value: object) -> bool:
-    """Whether a Python value can be passed where the schema expects type `t`."""
-    if isinstance(t, OptionalType):
-        return value is None or value_fits(t.elem, value)
-    if isinstance(t, ListType):
-        if t.size is not None and value_fits(t.elem, value) and not isinstance(value, Tensor):
-            return True  # an int where int[2] is expected
-        return isinstance(value, (list, tuple)) and all(value_fits(t.elem, v) for v in value)
-    if isinstance(t, BaseType):
-        if t.ty is BaseTy.Any:
-            return True
-        if t.ty in _INTEGER:
-            return isinstance(value, int) and not isinstance(value, bool)
-        if t.ty in (BaseTy.float, BaseTy.complex) and isinstance(value, bool):
-            return False
-        return isinstance(value, _PYTHON_TYPES.get(t.ty, ()))
-    return False
 
 
 def arguments_fit(schema: FunctionSchema, args: Sequence[Any], kwargs: dict[str, Any]) -> bool:
@@ -69,23 +26,14 @@ def arguments_fit(schema: FunctionSchema, args: Sequence[Any], kwargs: dict[str,
     by_name = {a.name: a for a in schema.arguments}
     for i, arg in enumerate(schema.arguments):
         if i < len(args) and not arg.kwarg_only:
-            if arg.name in kwargs or not value_fits(arg.type, args[i]):
+            if arg.name in kwargs or not accepts(arg.type, args[i]):
                 return False
         elif arg.name in kwargs:
-            if not value_fits(arg.type, kwargs[arg.name]):
+            if not accepts(arg.type, kwargs[arg.name]):
                 return False
         elif not arg.has_default:
             return False
     return all(k in by_name for k in kwargs)
-
-
-def _describe(value: object) -> str:
-    if isinstance(value, Tensor):
-        return "Tensor"
-    if isinstance(value, (list, tuple)):
-        inner = ", ".join(_describe(v) for v in value)
-        return f"{type(value).__name__} of [{inner}]"
-    return type(value).__name__
 
 
 class OpOverload:
@@ -175,7 +123,7 @@ class OpOverloadPacket:
         for handle in handles:
             if arguments_fit(handle.schema, args, kwargs):
                 return handle.call(*args, **kwargs)
-        got = ", ".join([_describe(a) for a in args] + [f"{k}={_describe(v)}" for k, v in kwargs.items()])
+        got = describe_call(args, kwargs)
         expected = "\n".join(f" * {h.schema}" for h in handles)
         raise TypeError(
             f"{self._qualified_name}() received an invalid combination of arguments - got ({got}), "

@@ -99,7 +99,7 @@ class Param:
     default: object
 
     def accepts(self, value: object) -> bool:
-        return _accepts(self.type, value)
+        return accepts(self.type, value)
 
     def convert(self, value: object) -> object:
         """Normalise an accepted value (an int where an int list is expected, sequences)."""
@@ -117,15 +117,16 @@ class Param:
         return text
 
 
-def _accepts(t: SchemaType, value: object) -> bool:
+def accepts(t: SchemaType, value: object) -> bool:
+    """Whether a Python value can be passed where a schema expects type `t`."""
     if isinstance(t, OptionalType):
-        return value is None or _accepts(t.elem, value)
+        return value is None or accepts(t.elem, value)
     if isinstance(t, ListType):
         elem = _base(t.elem)
         if elem in _INT_TYPES and _is_int(value):
             return True
         if isinstance(value, (list, tuple)):
-            return all(_accepts(t.elem, v) for v in value)
+            return all(accepts(t.elem, v) for v in value)
         return False
     check = _CHECKS.get(t.ty) if isinstance(t, BaseType) else None
     if check is None:
@@ -254,12 +255,19 @@ class PythonSignature:
         return f"({', '.join(params)})"
 
 
-def _describe_value(v: object) -> str:
+def describe_value(v: object) -> str:
     if isinstance(v, Tensor):
         return "Tensor"
     if isinstance(v, (list, tuple)):
-        return f"{type(v).__name__} of [{', '.join(_describe_value(x) for x in v)}]"
+        return f"{type(v).__name__} of [{', '.join(describe_value(x) for x in v)}]"
     return type(v).__name__
+
+
+def describe_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """How PyTorch's "got (...)" lists the arguments of a call that fits no signature."""
+    return ", ".join(
+        [describe_value(a) for a in args] + [f"{k}={describe_value(v)}" for k, v in kwargs.items()]
+    )
 
 
 def _binary_handle(signatures: Sequence[PythonSignature], base: BaseTy) -> OperatorHandle | None:
@@ -299,9 +307,7 @@ class PythonArgParser:
         raise self.error(args, kwargs)
 
     def error(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
-        got = ", ".join(
-            [_describe_value(a) for a in args] + [f"{k}={_describe_value(v)}" for k, v in kwargs.items()]
-        )
+        got = describe_call(args, kwargs)
         options = "\n".join(f" * {sig.describe()}" for sig in self.signatures)
         return TypeError(
             f"{self.name}() received an invalid combination of arguments - got ({got}), "
