@@ -10,7 +10,6 @@ lists every signature it accepts.
 
 from __future__ import annotations
 
-import keyword
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -19,7 +18,7 @@ import attrs
 from framework._tensor import Tensor
 from framework.autograd.variable import make_variable
 from framework.c10.device import Device, Layout, MemoryFormat
-from framework.c10.dispatch._codegen import python_default
+from framework.c10.dispatch._codegen import param_name, python_default
 from framework.c10.dispatch.dispatcher import OperatorHandle
 from framework.c10.dispatch.schema import (
     Argument,
@@ -136,9 +135,7 @@ def accepts(t: SchemaType, value: object) -> bool:
 
 def python_name(name: str) -> str:
     """A schema argument's Python parameter name: `self` is `input`, keywords get a trailing `_`."""
-    if name == "self":
-        return "input"
-    return name + "_" if keyword.iskeyword(name) else name
+    return "input" if name == "self" else param_name(name)
 
 
 def is_factory(schema: FunctionSchema) -> bool:

@@ -66,7 +66,8 @@ def python_default(arg: Argument) -> object:
     return value
 
 
-def _param_name(name: str) -> str:
+def param_name(name: str) -> str:
+    """A schema argument's name as a Python parameter (keywords get a trailing `_`)."""
     return name + "_" if keyword.iskeyword(name) else name
 
 
@@ -100,7 +101,7 @@ def generate_dispatch_functions(
     keywords: list[str] = []
     key_terms: list[str] = []
     for i, arg in enumerate(schema.arguments):
-        name = _param_name(arg.name)
+        name = param_name(arg.name)
         if arg.kwarg_only and not any(p.startswith("*") for p in params):
             params.append("*")
         if arg.has_default:
