@@ -73,45 +73,6 @@ def empty_like(
     return result
 
 
-def _like(
-    self: Tensor,
-    fill_value: Number,
-    dtype: dtype | None,
-    layout: Layout | None,
-    device: Device | str | None,
-    memory_format: MemoryFormat | None,
-) -> Tensor:
-    empty = empty_like(self, dtype=dtype, layout=layout, device=device, memory_format=memory_format)
-    result: Tensor = aten().fill_.Scalar(empty, fill_value)
-    return result
-
-
-@kernel("zeros_like")
-def zeros_like(
-    self: Tensor,
-    *,
-    dtype: dtype | None = None,
-    layout: Layout | None = None,
-    device: Device | str | None = None,
-    pin_memory: bool | None = None,
-    memory_format: MemoryFormat | None = None,
-) -> Tensor:
-    return _like(self, 0, dtype, layout, device, memory_format)
-
-
-@kernel("ones_like")
-def ones_like(
-    self: Tensor,
-    *,
-    dtype: dtype | None = None,
-    layout: Layout | None = None,
-    device: Device | str | None = None,
-    pin_memory: bool | None = None,
-    memory_format: MemoryFormat | None = None,
-) -> Tensor:
-    return _like(self, 1, dtype, layout, device, memory_format)
-
-
 @kernel("full_like")
 def full_like(
     self: Tensor,
@@ -123,7 +84,31 @@ def full_like(
     pin_memory: bool | None = None,
     memory_format: MemoryFormat | None = None,
 ) -> Tensor:
-    return _like(self, fill_value, dtype, layout, device, memory_format)
+    empty = empty_like(self, dtype=dtype, layout=layout, device=device, memory_format=memory_format)
+    result: Tensor = aten().fill_.Scalar(empty, fill_value)
+    return result
+
+
+def _constant_like(name: str, value: Number) -> None:
+    """Register `name` (zeros_like, ones_like): `full_like` with a fixed value."""
+
+    def constant_like(
+        self: Tensor,
+        *,
+        dtype: dtype | None = None,
+        layout: Layout | None = None,
+        device: Device | str | None = None,
+        pin_memory: bool | None = None,
+        memory_format: MemoryFormat | None = None,
+    ) -> Tensor:
+        return full_like(self, value, dtype=dtype, layout=layout, device=device, memory_format=memory_format)
+
+    constant_like.__name__ = constant_like.__qualname__ = name
+    kernel(name)(constant_like)
+
+
+_constant_like("zeros_like", 0)
+_constant_like("ones_like", 1)
 
 
 @kernel("scalar_tensor")

@@ -80,36 +80,51 @@ def random_to(self: Tensor, to: int, *, generator: rng.Generator | None = None) 
     return random_from(self, 0, to, generator=generator)
 
 
-@kernel("rand")
-def rand(
-    size: Sequence[int],
-    *,
-    generator: rng.Generator | None = None,
-    dtype: dtype | None = None,
-    layout: Layout | None = None,
-    device: Device | str | None = None,
-    pin_memory: bool | None = None,
-) -> Tensor:
-    result: Tensor = aten().uniform_(
-        dispatched_empty(size, dtype, layout, device), 0.0, 1.0, generator=generator
-    )
-    return result
+def _sampled(name: str, sampler: str) -> None:
+    """Register `name` (rand, randn): `empty` through the dispatcher, then the in-place sampler
+    (`uniform_` / `normal_`, with its default parameters) on it."""
+
+    def sampled(
+        size: Sequence[int],
+        *,
+        generator: rng.Generator | None = None,
+        dtype: dtype | None = None,
+        layout: Layout | None = None,
+        device: Device | str | None = None,
+        pin_memory: bool | None = None,
+    ) -> Tensor:
+        empty = dispatched_empty(size, dtype, layout, device)
+        result: Tensor = getattr(aten(), sampler)(empty, generator=generator)
+        return result
+
+    sampled.__name__ = sampled.__qualname__ = name
+    kernel(name)(sampled)
 
 
-@kernel("randn")
-def randn(
-    size: Sequence[int],
-    *,
-    generator: rng.Generator | None = None,
-    dtype: dtype | None = None,
-    layout: Layout | None = None,
-    device: Device | str | None = None,
-    pin_memory: bool | None = None,
-) -> Tensor:
-    result: Tensor = aten().normal_(
-        dispatched_empty(size, dtype, layout, device), 0.0, 1.0, generator=generator
-    )
-    return result
+def _sampled_like(name: str, sampler: str) -> None:
+    """Register `name` (rand_like, randn_like): `empty_like`, then the in-place sampler."""
+
+    def sampled_like(
+        self: Tensor,
+        *,
+        dtype: dtype | None = None,
+        layout: Layout | None = None,
+        device: Device | str | None = None,
+        pin_memory: bool | None = None,
+        memory_format: MemoryFormat | None = None,
+    ) -> Tensor:
+        empty = empty_like(self, dtype=dtype, layout=layout, device=device, memory_format=memory_format)
+        result: Tensor = getattr(aten(), sampler)(empty)
+        return result
+
+    sampled_like.__name__ = sampled_like.__qualname__ = name
+    kernel(name)(sampled_like)
+
+
+_sampled("rand", "uniform_")
+_sampled("randn", "normal_")
+_sampled_like("rand_like", "uniform_")
+_sampled_like("randn_like", "normal_")
 
 
 @kernel("randint")
@@ -163,44 +178,6 @@ def randperm(
     return out
 
 
-def _like(
-    self: Tensor,
-    d: dtype | None,
-    layout: Layout | None,
-    device: Device | str | None,
-    fmt: MemoryFormat | None,
-) -> Tensor:
-    return empty_like(self, dtype=d, layout=layout, device=device, memory_format=fmt)
-
-
-@kernel("rand_like")
-def rand_like(
-    self: Tensor,
-    *,
-    dtype: dtype | None = None,
-    layout: Layout | None = None,
-    device: Device | str | None = None,
-    pin_memory: bool | None = None,
-    memory_format: MemoryFormat | None = None,
-) -> Tensor:
-    result: Tensor = aten().uniform_(_like(self, dtype, layout, device, memory_format))
-    return result
-
-
-@kernel("randn_like")
-def randn_like(
-    self: Tensor,
-    *,
-    dtype: dtype | None = None,
-    layout: Layout | None = None,
-    device: Device | str | None = None,
-    pin_memory: bool | None = None,
-    memory_format: MemoryFormat | None = None,
-) -> Tensor:
-    result: Tensor = aten().normal_(_like(self, dtype, layout, device, memory_format))
-    return result
-
-
 @kernel("randint_like")
 def randint_like(
     self: Tensor,
@@ -231,6 +208,6 @@ def randint_like_low(
 ) -> Tensor:
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    empty = _like(self, dtype, layout, device, memory_format)
+    empty = empty_like(self, dtype=dtype, layout=layout, device=device, memory_format=memory_format)
     result: Tensor = getattr(aten().random_, "from")(empty, low, high)
     return result
