@@ -559,42 +559,26 @@ def _correction(unbiased: bool) -> int:
     return 1 if unbiased else 0
 
 
-@kernel("var_correction")
-def var_correction(
-    self: Tensor, dim: DimArg = None, *, correction: float | None = None, keepdim: bool = False
-) -> Tensor:
-    return _var("var", self, dim, correction, keepdim, None)
+def _variance_kernel(op: str) -> None:
+    """Register `<op>_correction` and `<op>_correction_out` (var, std): one kernel, `out` optional."""
+
+    def variance(
+        self: Tensor,
+        dim: DimArg = None,
+        *,
+        correction: float | None = None,
+        keepdim: bool = False,
+        out: Tensor | None = None,
+    ) -> Tensor:
+        return _var(op, self, dim, correction, keepdim, out)
+
+    variance.__name__ = variance.__qualname__ = f"{op}_correction"
+    kernel(f"{op}_correction")(variance)
+    kernel(f"{op}_correction_out")(variance)
 
 
-@kernel("var_correction_out")
-def var_correction_out(
-    self: Tensor,
-    dim: DimArg = None,
-    *,
-    correction: float | None = None,
-    keepdim: bool = False,
-    out: Tensor,
-) -> Tensor:
-    return _var("var", self, dim, correction, keepdim, out)
-
-
-@kernel("std_correction")
-def std_correction(
-    self: Tensor, dim: DimArg = None, *, correction: float | None = None, keepdim: bool = False
-) -> Tensor:
-    return _var("std", self, dim, correction, keepdim, None)
-
-
-@kernel("std_correction_out")
-def std_correction_out(
-    self: Tensor,
-    dim: DimArg = None,
-    *,
-    correction: float | None = None,
-    keepdim: bool = False,
-    out: Tensor,
-) -> Tensor:
-    return _var("std", self, dim, correction, keepdim, out)
+_variance_kernel("var")
+_variance_kernel("std")
 
 
 @kernel("var_unbiased")
