@@ -37,6 +37,14 @@ from framework.c10.dtypes import (
     set_default_dtype,
     uint8,
 )
+from framework.autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from framework.library import Library
 from framework.random import (
     Generator,
@@ -49,6 +57,8 @@ from framework.random import (
 )
 
 framework.ops._api_runtime.build(framework.ops._native.NATIVE)
+
+import framework.autograd.derivatives  # noqa: E402  (its kernels use the API built above)
 
 cfloat = complex64
 cdouble = complex128
@@ -77,6 +87,7 @@ __all__ = [
     "device",
     "double",
     "dtype",
+    "enable_grad",
     "float",
     "float16",
     "float32",
@@ -86,20 +97,25 @@ __all__ = [
     "get_printoptions",
     "get_rng_state",
     "half",
+    "inference_mode",
     "initial_seed",
     "int",
     "int8",
     "int16",
     "int32",
     "int64",
+    "is_grad_enabled",
+    "is_inference_mode_enabled",
     "long",
     "manual_seed",
+    "no_grad",
     "ops",
     "preserve_format",
     "printoptions",
     "promote_types",
     "seed",
     "set_default_dtype",
+    "set_grad_enabled",
     "set_printoptions",
     "set_rng_state",
     "short",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +13,7 @@ from framework import _indexing
 from framework._generated.tensor_methods import TensorMethods
 from framework._tensor_str import format_tensor
 from framework.autograd import variable
+from framework.autograd.graph import is_inference
 from framework.c10.device import Device
 from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import (
@@ -28,6 +29,9 @@ from framework.c10.dtypes import (
 )
 from framework.c10.storage import StorageImpl
 from framework.c10.tensor_impl import TensorImpl
+
+if TYPE_CHECKING:
+    from framework.autograd.graph import Node, RemovableHandle
 
 
 def wrap_dim(dim: int, ndim: int, *, wrap_scalar: bool = True) -> int:
@@ -62,7 +66,7 @@ class Tensor(TensorMethods):
         return variable.requires_grad(self)
 
     @requires_grad.setter
-    def requires_grad(self, value: bool) -> None:
+    def requires_grad(self, value: builtins.bool) -> None:
         variable.set_requires_grad(self, value)
 
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
@@ -71,7 +75,105 @@ class Tensor(TensorMethods):
 
     @property
     def grad(self) -> Tensor | None:
+        """The gradient accumulated by backward (leaves, and non-leaves that retain_grad)."""
         return variable.grad(self)
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        variable.set_grad(self, value)
+
+    @grad.deleter
+    def grad(self) -> None:
+        variable.set_grad(self, None)
+
+    @property
+    def grad_fn(self) -> Node | None:
+        """The node that computed this tensor (None for leaves)."""
+        return variable.grad_fn_of(self._impl)
+
+    @property
+    def is_leaf(self) -> builtins.bool:
+        return variable.grad_fn_of(self._impl) is None
+
+    @property
+    def output_nr(self) -> builtins.int:
+        return variable.output_nr(self)
+
+    @property
+    def retains_grad(self) -> builtins.bool:
+        meta = self._impl.autograd_meta
+        return isinstance(meta, variable.AutogradMeta) and meta.retains_grad
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in `.grad` after backward."""
+        if self.is_leaf:
+            if not self.requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        variable.retain_grad(self)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """Call `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it."""
+        return variable.register_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
+        """Call `hook(tensor)` after a gradient was accumulated into this leaf's `.grad`."""
+        return variable.register_post_accumulate_grad_hook(self, hook)
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: builtins.bool | None = None,
+        create_graph: builtins.bool = False,
+        inputs: Tensor | Sequence[Tensor] | None = None,
+    ) -> None:
+        """Accumulate the gradient of this tensor into the leaves' `.grad` (`torch.Tensor.backward`)."""
+        from framework.autograd.engine import backward
+
+        backward(self, None if gradient is None else [gradient], retain_graph, create_graph, inputs)
+
+    def detach(self) -> Tensor:
+        """The same data, cut from the graph (shares the version counter)."""
+        return variable.detach(self)
+
+    def detach_(self) -> Tensor:
+        """Make this tensor a leaf that does not require grad."""
+        if variable.is_view(self):
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        meta = self._impl.autograd_meta
+        if isinstance(meta, variable.AutogradMeta):
+            meta.grad_fn = None
+            meta.output_nr = 0
+            meta._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """The same data, cut from the graph, with a version counter of its own."""
+        return variable.detach(self, share_version=False)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        src = value._impl
+        impl = self._impl
+        impl.storage = src.storage
+        impl.dtype = src.dtype
+        impl.set_geometry(src.sizes, src.strides, src.storage_offset)
+
+    @property
+    def _version(self) -> builtins.int:
+        return self._impl.version_counter.version
+
+    @property
+    def _base(self) -> Tensor | None:
+        return variable.view_base(self)
+
+    def _is_view(self) -> builtins.bool:
+        return variable.is_view(self)
+
+    def is_inference(self) -> builtins.bool:
+        """Whether this tensor was made in inference mode."""
+        return is_inference(self._impl)
 
     @property
     def shape(self) -> tuple[builtins.int, ...]:
@@ -118,12 +220,20 @@ class Tensor(TensorMethods):
         impl = self._impl
         return impl.storage.data_ptr() + impl.storage_offset * impl.dtype.itemsize
 
-    def numpy(self) -> npt.NDArray[Any]:
-        """A NumPy array sharing this tensor's memory."""
+    def numpy(self, *, force: builtins.bool = False) -> npt.NDArray[Any]:
+        """A NumPy array sharing this tensor's memory (`force=True`: a copy, even of a tensor
+        that requires grad)."""
+        if force:
+            return self._impl.numpy_view().copy()
+        return self._array()
+
+    def _array(self) -> npt.NDArray[Any]:
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._impl.numpy_view()
 
     def __array__(self, dtype: Any = None, copy: builtins.bool | None = None) -> npt.NDArray[Any]:
-        array = self._impl.numpy_view()
+        array = self._array()
         if dtype is not None and np.dtype(dtype) != array.dtype:
             return array.astype(dtype)
         return array.copy() if copy else array
@@ -218,6 +328,7 @@ class Tensor(TensorMethods):
             shape=impl.sizes,
             device=str(impl.device),
             requires_grad=self.requires_grad,
+            grad_fn=None if (fn := variable.grad_fn_of(impl)) is None else fn.name(),
         )
 
 

@@ -15,6 +15,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from framework.c10.autograd_state import is_inference_mode_enabled
 from framework.c10.device import Device, DeviceType
 from framework.c10.dispatch_key import DispatchKey, DispatchKeySet, autograd_key_for_backend
 from framework.c10.dtypes import dtype
@@ -43,9 +44,15 @@ _KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
 }
 
 
+_INFERENCE_KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
+    device_type: DispatchKeySet(backend) for device_type, backend in _BACKEND_OF_DEVICE.items()
+}
+
+
 def key_set_for_device(device: Device) -> DispatchKeySet:
-    """A new tensor's key set on `device`: its backend and that backend's autograd key."""
-    return _KEY_SETS[device.device_type]
+    """A new tensor's key set on `device`: its backend and that backend's autograd key; in
+    inference mode only the backend key (an inference tensor never enters autograd)."""
+    return (_INFERENCE_KEY_SETS if is_inference_mode_enabled() else _KEY_SETS)[device.device_type]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -145,7 +152,7 @@ class TensorImpl:
         self.sizes = sizes
         self.strides = _contiguous_strides(sizes)
         self.storage_offset = 0
-        self.key_set = _KEY_SETS[device_type]
+        self.key_set = (_INFERENCE_KEY_SETS if is_inference_mode_enabled() else _KEY_SETS)[device_type]
         self.version_counter = VersionCounter()
         self.autograd_meta = None
         self._np_view = None

@@ -37,22 +37,22 @@ class NativeFunction:
     line: int
 
 
-class _LineLoader(yaml.SafeLoader):
+class LineLoader(yaml.SafeLoader):
     """A YAML loader that records each mapping's line (for error messages)."""
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+def _construct_mapping(loader: LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
     mapping = {str(k): v for k, v in loader.construct_mapping(node).items()}
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def parse_native_functions(text: str, source: str = "native_functions.yaml") -> list[NativeFunction]:
     """Parse and check the entries (schemas parse, variants and keys are known, kernels exist)."""
-    entries = yaml.load(text, Loader=_LineLoader)
+    entries = yaml.load(text, Loader=LineLoader)
     if not isinstance(entries, list):
         raise NativeFunctionsError(f"{source}: expected a list of entries")
     result = []

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from framework.c10.device import Layout, MemoryFormat
-from framework.c10.dispatch.kernel_function import MODE_GENERIC, MODE_PLAIN
+from framework.c10.dispatch.kernel_function import MODE_GENERIC, MODE_KEYSET, MODE_PLAIN
 from framework.c10.dispatch.schema import (
     Argument,
     BaseTy,
@@ -95,6 +95,7 @@ def generate_dispatch_functions(
         "_d_list_bits": list_key_bits,
         "_d_PLAIN": MODE_PLAIN,
         "_d_GENERIC": MODE_GENERIC,
+        "_d_KEYSET": MODE_KEYSET,
     }
     params: list[str] = []
     positional: list[str] = []
@@ -144,6 +145,8 @@ def {fn_name}({", ".join(params)}):
     mode = kernel.mode
     if mode == _d_PLAIN:
         return kernel.unboxed_fn({call_args})
+    if mode == _d_KEYSET:
+        return kernel.unboxed_fn(_d_ks(bits){sep}{call_args})
     if mode == _d_GENERIC:
         return kernel.unboxed_fn(_d_op, _d_ks(bits){sep}{call_args})
     return _d_slow(_d_op, kernel, bits, {args_tuple}, {kwargs_dict})
@@ -151,8 +154,11 @@ def {fn_name}({", ".join(params)}):
 def redispatch(_d_keyset, {", ".join(params)}):
     bits = _d_keyset.repr & _d_entry.mask
     kernel = _d_table[bits.bit_length() - 1]
-    if kernel.mode == _d_PLAIN:
+    mode = kernel.mode
+    if mode == _d_PLAIN:
         return kernel.unboxed_fn({call_args})
+    if mode == _d_KEYSET:
+        return kernel.unboxed_fn(_d_ks(bits){sep}{call_args})
     return _d_slow(_d_op, kernel, bits, {args_tuple}, {kwargs_dict})
 """
     namespace: dict[str, Any] = {}

@@ -1,0 +1,769 @@
+"""`derivatives.yaml`: load and check it, and turn every entry into the operator's kernel at the
+Autograd key (what PyTorch generates as VariableType), plus the ADInplaceOrView kernels.
+
+An entry names a schema of native_functions.yaml and gives, for each differentiable tensor input,
+a Python expression for its gradient.  From each entry comes a node class (`AddBackward0`) whose
+`apply` evaluates the formulas, and a kernel that, when grad mode is on and an input requires
+grad, records such a node: it saves exactly what the formulas use (only the geometry of a tensor
+whose data they do not read), redispatches below autograd, and makes the outputs the node's.
+In-place variants (`add_`) share their functional entry and rebase the history of `self`; out=
+variants refuse inputs that require grad, as PyTorch does.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import math
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+import yaml
+
+import framework
+from framework.autograd import anomaly_mode
+from framework.autograd.formulas import HELPERS
+from framework.autograd.graph import InputMetadata, Node, SavedVariable, TensorGeometry, is_inference
+from framework.autograd.variable import (
+    as_view,
+    check_inplace,
+    gradient_edge,
+    rebase_history,
+    set_history,
+    set_view_replay,
+)
+from framework.c10.autograd_state import grad_mode, is_inference_mode_enabled
+from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
+from framework.c10.dispatch.schema import Argument, FunctionSchema, TensorKind, parse_schema, tensor_kind
+from framework.c10.dispatch_key import (
+    AFTER_AD_INPLACE_OR_VIEW_KEYS,
+    AFTER_AUTOGRAD_KEYS,
+    AUTOGRAD_KEYS_WITH_AD_INPLACE_OR_VIEW,
+    DispatchKey,
+    DispatchKeySet,
+)
+from framework.c10.dispatch._codegen import param_name, python_default
+from framework.c10.local_dispatch_key_set import get_local_keys, local_keys
+from framework.library import Library
+from framework.ops._native import NATIVE, LineLoader, NativeFunction
+
+DERIVATIVES_YAML: Final = Path(__file__).resolve().parent.parent / "derivatives.yaml"
+_META_ATTRS: Final = frozenset(
+    ("shape", "dtype", "device", "ndim", "size", "stride", "storage_offset", "dim", "numel")
+)
+_ENTRY_KEYS: Final = frozenset(("name", "output_differentiability", "node_name", "__line__"))
+_NON_DIFFERENTIABLE: Final = "non_differentiable"
+_BELOW_AUTOGRAD_BITS: Final = AUTOGRAD_KEYS_WITH_AD_INPLACE_OR_VIEW.repr
+_AFTER_AUTOGRAD_BITS: Final = AFTER_AUTOGRAD_KEYS.repr
+_AFTER_AD_INPLACE_OR_VIEW_BITS: Final = AFTER_AD_INPLACE_OR_VIEW_KEYS.repr
+_ks: Final = DispatchKeySet.from_bits
+
+
+class DerivativesError(ValueError):
+    """A malformed derivatives.yaml (the message names the entry's line)."""
+
+
+def formula_namespace() -> dict[str, Any]:
+    """The globals formulas are evaluated in: the public helpers of framework.autograd.formulas,
+    `framework` and `math`."""
+    return {"framework": framework, "math": math, **HELPERS}
+
+
+@attrs.frozen
+class DerivativeEntry:
+    """One entry: the schema, the gradient formula of each differentiable input (schema order),
+    the inputs declared non-differentiable, which outputs are differentiable, the node's name."""
+
+    schema: FunctionSchema
+    line: int
+    formulas: tuple[tuple[str, str], ...]
+    non_differentiable: frozenset[str]
+    output_differentiability: tuple[bool, ...]
+    node_name: str
+
+    @property
+    def key(self) -> str:
+        """`add.Tensor` (or `sum` for an overload without a name)."""
+        return self.schema.qualified_overload.partition("::")[2]
+
+
+def _output_names(schema: FunctionSchema) -> list[list[str]]:
+    """The names each output goes by in formulas."""
+    if len(schema.returns) == 1:
+        names = ["result"]
+        if schema.returns[0].name:
+            names.append(schema.returns[0].name)
+        return [names]
+    return [[f"result{i}", *([r.name] if r.name else [])] for i, r in enumerate(schema.returns)]
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part)
+
+
+def _tensor_args(schema: FunctionSchema) -> list[tuple[int, Argument]]:
+    return [
+        (i, a)
+        for i, a in enumerate(schema.arguments)
+        if tensor_kind(a.type) is not TensorKind.NONE and not _is_out_arg(a)
+    ]
+
+
+def _is_out_arg(arg: Argument) -> bool:
+    return arg.kwarg_only and arg.alias_info is not None and arg.alias_info.is_write
+
+
+def _bound_names(tree: ast.AST) -> set[str]:
+    """Names a formula binds itself (comprehension targets, lambda parameters)."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.comprehension):
+            bound.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Lambda):
+            bound.update(a.arg for a in node.args.args)
+    return bound
+
+
+def parse_derivatives(text: str, source: str, namespace: dict[str, Any]) -> list[DerivativeEntry]:
+    """Parse and check the entries: each names an operator of native_functions.yaml by its exact
+    schema, gives a formula (or `non_differentiable`) for each tensor input, and its formulas
+    name only what the schema, the outputs and the helper namespace provide."""
+    raw = yaml.load(text, Loader=LineLoader)
+    if not isinstance(raw, list):
+        raise DerivativesError(f"{source}: expected a list of entries")
+    native = {str(f.schema): f for f in NATIVE}
+    entries: list[DerivativeEntry] = []
+    seen: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    for item in raw:
+        line = int(item.get("__line__", 0)) if isinstance(item, dict) else 0
+        where = f"{source}:{line}"
+        if not isinstance(item, dict) or "name" not in item:
+            raise DerivativesError(f"{where}: an entry needs a 'name' (the operator's schema)")
+        text_schema = f"aten::{item['name']}"
+        function = native.get(text_schema)
+        if function is None:
+            raise DerivativesError(
+                f"{where}: no operator in native_functions.yaml has the schema {item['name']!r}"
+            )
+        schema = function.schema
+        if text_schema in seen:
+            raise DerivativesError(f"{where}: {schema.qualified_overload} already has an entry (line {seen[text_schema]})")
+        seen[text_schema] = line
+        entries.append(_parse_entry(item, schema, where, line, namespace, counts))
+    return entries
+
+
+def _parse_entry(
+    item: dict[str, Any],
+    schema: FunctionSchema,
+    where: str,
+    line: int,
+    namespace: dict[str, Any],
+    counts: dict[str, int],
+) -> DerivativeEntry:
+    op = schema.qualified_overload
+    tensor_args = {a.name for _, a in _tensor_args(schema)}
+    all_args = {a.name for a in schema.arguments}
+    outputs = _output_names(schema)
+    output_names = {n for names in outputs for n in names}
+    allowed = all_args | output_names | {"grad", "grads"} | set(namespace) | set(dir(builtins))
+    formulas: list[tuple[str, str]] = []
+    non_differentiable: set[str] = set()
+    for key, value in item.items():
+        if key in _ENTRY_KEYS:
+            continue
+        if key not in all_args:
+            raise DerivativesError(f"{where}: {op}: {key!r} is not an argument of its schema")
+        if key not in tensor_args:
+            raise DerivativesError(f"{where}: {op}: {key!r} is not a tensor input, so it has no gradient")
+        if value == _NON_DIFFERENTIABLE:
+            non_differentiable.add(key)
+            continue
+        formula = str(value)
+        try:
+            tree = ast.parse(formula, mode="eval")
+        except SyntaxError as e:
+            raise DerivativesError(f"{where}: {op}: the formula for {key!r} is not a Python expression: {e.msg}") from None
+        bound = _bound_names(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id not in allowed and node.id not in bound:
+                raise DerivativesError(
+                    f"{where}: {op}: the formula for {key!r} names {node.id!r}, which is not in its "
+                    "schema, its outputs or the formula helpers"
+                )
+        formulas.append((key, formula))
+    for name in sorted(tensor_args - non_differentiable - {k for k, _ in formulas}):
+        raise DerivativesError(f"{where}: {op}: the differentiable input {name!r} has no formula")
+    order = [a.name for a in schema.arguments]
+    formulas.sort(key=lambda f: order.index(f[0]))
+    differentiability = item.get("output_differentiability")
+    if differentiability is None:
+        outputs_diff = (bool(formulas),) * len(schema.returns)
+    else:
+        if not isinstance(differentiability, list) or len(differentiability) != len(schema.returns):
+            raise DerivativesError(
+                f"{where}: {op}: output_differentiability needs one True/False per output "
+                f"({len(schema.returns)})"
+            )
+        outputs_diff = tuple(bool(d) for d in differentiability)
+    base = schema.name.partition("::")[2]
+    index = counts.get(base, 0)
+    counts[base] = index + 1
+    node_name = str(item.get("node_name") or f"{_camel(base)}Backward{index}")
+    return DerivativeEntry(schema, line, tuple(formulas), frozenset(non_differentiable), outputs_diff, node_name)
+
+
+# --- which operators need an entry ------------------------------------------------------------
+
+
+def _is_composite_implicit(f: NativeFunction) -> bool:
+    return any(key is DispatchKey.CompositeImplicitAutograd for key, _ in f.dispatch)
+
+
+def _is_out(schema: FunctionSchema) -> bool:
+    return any(_is_out_arg(a) for a in schema.arguments)
+
+
+def _signature(schema: FunctionSchema) -> tuple[str, tuple[tuple[str, str, bool], ...]]:
+    base = schema.name.partition("::")[2]
+    if not _is_out(schema) and schema.is_mutable:
+        base = base.removesuffix("_")
+    args = tuple((a.name, str(a.type), a.kwarg_only) for a in schema.arguments if not _is_out_arg(a))
+    return base, args
+
+
+def _differentiation_targets(functions: Iterable[NativeFunction]) -> list[NativeFunction]:
+    """The schemas autograd must know: tensor inputs, not composite-implicit, not out=."""
+    return [
+        f
+        for f in functions
+        if _tensor_args(f.schema) and not _is_composite_implicit(f) and not _is_out(f.schema)
+    ]
+
+
+def match_entries(
+    entries: Sequence[DerivativeEntry], functions: Sequence[NativeFunction], source: str
+) -> dict[str, tuple[NativeFunction, DerivativeEntry]]:
+    """The entry serving each operator (its own, or its functional twin's for in-place and out=
+    variants); every operator that needs one must have one."""
+    by_schema = {str(e.schema): e for e in entries}
+    by_signature: dict[tuple[str, tuple[tuple[str, str, bool], ...]], DerivativeEntry] = {}
+    for e in entries:
+        if not e.schema.is_mutable:
+            by_signature[_signature(e.schema)] = e
+    by_name = {str(f.schema): f for f in functions}
+    for e in entries:
+        f = by_name[str(e.schema)]
+        if _is_composite_implicit(f):
+            raise DerivativesError(
+                f"{source}:{e.line}: {e.schema.qualified_overload} is served by a "
+                "CompositeImplicitAutograd kernel: its gradient comes from its decomposition"
+            )
+        if _is_out(e.schema):
+            raise DerivativesError(
+                f"{source}:{e.line}: {e.schema.qualified_overload} is an out= variant: its functional "
+                "twin's entry serves it"
+            )
+    served: dict[str, tuple[NativeFunction, DerivativeEntry]] = {}
+    missing: list[str] = []
+    for f in functions:
+        if not _tensor_args(f.schema) or _is_composite_implicit(f):
+            continue
+        entry = by_schema.get(str(f.schema)) or by_signature.get(_signature(f.schema))
+        if entry is None:
+            if not _is_out(f.schema):
+                missing.append(str(f.schema))
+            continue
+        served[str(f.schema)] = (f, entry)
+    if missing:
+        raise DerivativesError(
+            f"{source}: no entry for {len(missing)} differentiable operator(s): " + "; ".join(missing)
+        )
+    return served
+
+
+# --- what a node saves ------------------------------------------------------------------------
+
+SAVE_VALUE: Final = 0
+SAVE_TENSOR: Final = 1
+SAVE_GEOMETRY: Final = 2
+SAVE_TENSOR_LIST: Final = 3
+SAVE_GEOMETRY_LIST: Final = 4
+
+
+def _usage(formulas: Iterable[str], names: set[str]) -> dict[str, bool]:
+    """name -> whether the formulas read its data (False: only its geometry)."""
+    reads: dict[str, bool] = {}
+    for formula in formulas:
+        tree = ast.parse(formula, mode="eval")
+        parents: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in names:
+                reads[node.id] = reads.get(node.id, False) or not _geometry_only(node, parents, tree)
+    return reads
+
+
+def _geometry_only(name: ast.Name, parents: dict[ast.AST, ast.AST], tree: ast.AST) -> bool:
+    parent = parents.get(name)
+    if isinstance(parent, ast.Attribute) and parent.attr in _META_ATTRS:
+        return True
+    if isinstance(parent, ast.comprehension) and parent.iter is name and isinstance(parent.target, ast.Name):
+        element = parents.get(parent)
+        target = parent.target.id
+        assert element is not None
+        return all(
+            _geometry_only(n, parents, tree)
+            for n in ast.walk(element)
+            if isinstance(n, ast.Name) and n.id == target and n is not parent.target
+        )
+    return False
+
+
+@attrs.frozen
+class _Saved:
+    index: int
+    name: str
+    mode: int
+
+
+class FormulaNode(Node):
+    """A node made from a derivatives.yaml entry (its subclasses are named `AddBackward0`, ...)."""
+
+    __slots__ = ("needs", "saved", "spans")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.needs: tuple[bool, ...] = ()
+        self.saved: list[Any] = []
+        self.spans: list[tuple[int, int]] = []
+
+    def release_variables(self) -> None:
+        for value in self.saved:
+            if isinstance(value, SavedVariable):
+                value.release()
+            elif isinstance(value, list):
+                for v in value:
+                    if isinstance(v, SavedVariable):
+                        v.release()
+
+
+def _materialize(node: Node, grads: list[Any]) -> list[Any]:
+    """Zeros for the outputs that received no gradient (a node with several outputs)."""
+    out = list(grads)
+    for i, metadata in enumerate(node.input_metadata):
+        if i < len(out) and out[i] is None and metadata is not None:
+            out[i] = framework.zeros(metadata.shape, dtype=metadata.dtype, device=metadata.device)
+    return out
+
+
+@attrs.frozen
+class NodeSpec:
+    """How to record and run one entry's node."""
+
+    entry: DerivativeEntry
+    node_class: type[FormulaNode]
+    inputs: tuple[tuple[int, TensorKind], ...]
+    saved_inputs: tuple[_Saved, ...]
+    saved_outputs: tuple[_Saved, ...]
+    output_differentiability: tuple[bool, ...]
+    differentiable: bool
+    list_output: bool
+
+
+def _saved(names: Sequence[tuple[int, str, bool]], reads: dict[str, bool]) -> tuple[_Saved, ...]:
+    saved = []
+    for index, name, is_list in names:
+        if name not in reads:
+            continue
+        if reads[name]:
+            mode = SAVE_TENSOR_LIST if is_list else SAVE_TENSOR
+        else:
+            mode = SAVE_GEOMETRY_LIST if is_list else SAVE_GEOMETRY
+        saved.append(_Saved(index, name, mode))
+    return tuple(saved)
+
+
+def build_node_spec(entry: DerivativeEntry, namespace: dict[str, Any], source: str) -> NodeSpec:
+    """The node class of an entry (its `apply` generated from the formulas) and what to save."""
+    schema = entry.schema
+    inputs = tuple((i, tensor_kind(a.type)) for i, a in _tensor_args(schema) if a.name not in entry.non_differentiable)
+    formula_of = dict(entry.formulas)
+    arg_names = {a.name for a in schema.arguments}
+    outputs = _output_names(schema)
+    reads = _usage(formula_of.values(), arg_names | {n for names in outputs for n in names})
+    tensor_arg_kinds = {a.name: tensor_kind(a.type) for a in schema.arguments}
+    list_kinds = (TensorKind.TENSOR_LIST, TensorKind.OPTIONAL_TENSOR_LIST)
+    saved_inputs = []
+    for i, a in enumerate(schema.arguments):
+        if a.name not in reads:
+            continue
+        kind = tensor_arg_kinds[a.name]
+        if kind is TensorKind.NONE:
+            saved_inputs.append(_Saved(i, a.name, SAVE_VALUE))
+        else:
+            saved_inputs.extend(_saved([(i, a.name, kind in list_kinds)], reads))
+    list_output = len(schema.returns) == 1 and str(schema.returns[0].type) == "Tensor[]"
+    saved_outputs = []
+    for j, names in enumerate(outputs):
+        for name in names:
+            if name in reads:
+                saved_outputs.extend(_saved([(j, name, list_output)], reads))
+    lines = ["def apply(_node, grads):"]
+    n_outputs = len(schema.returns)
+    if n_outputs == 1 and not list_output:
+        lines += ["    grad = grads[0]", "    if grad is None:", "        return [None] * len(_node.needs)"]
+    else:
+        first = entry.output_differentiability.index(True) if True in entry.output_differentiability else 0
+        lines += [
+            "    if all(g is None for g in grads):",
+            "        return [None] * len(_node.needs)",
+            "    grads = _materialize(_node, grads)",
+            f"    grad = grads[{first}]",
+        ]
+    lines.append("    _s = _node.saved")
+    for k, saved in enumerate((*saved_inputs, *saved_outputs)):
+        local = saved.name
+        if saved.mode == SAVE_TENSOR:
+            lines.append(f"    {local} = None if _s[{k}] is None else _s[{k}].unpack(_node)")
+        elif saved.mode == SAVE_TENSOR_LIST:
+            lines.append(f"    {local} = [None if _v is None else _v.unpack(_node) for _v in _s[{k}]]")
+        else:
+            lines.append(f"    {local} = _s[{k}]")
+    lines += ["    _needs = _node.needs", "    _out = [None] * len(_needs)"]
+    has_lists = any(kind in list_kinds for _, kind in inputs)
+    slot = 0
+    for position, (index, kind) in enumerate(inputs):
+        name = schema.arguments[index].name
+        formula = formula_of[name]
+        if kind in list_kinds:
+            lines += [
+                f"    _a, _b = _node.spans[{position}]",
+                "    if any(_needs[_a:_b]):",
+                f"        _vals = ({formula})",
+                "        for _k in range(_a, _b):",
+                "            if _needs[_k]:",
+                "                _out[_k] = _vals[_k - _a]",
+            ]
+        else:
+            at = f"_node.spans[{position}][0]" if has_lists else str(slot)
+            lines += [f"    if _needs[{at}]:", f"        _out[{at}] = ({formula})"]
+        slot += 1
+    lines.append("    return _out")
+    env = dict(namespace)
+    env["_materialize"] = _materialize
+    code = compile("\n".join(lines), f"<{entry.node_name} {source}:{entry.line}>", "exec")
+    exec(code, env)
+    node_class = type(entry.node_name, (FormulaNode,), {"__slots__": (), "apply": env["apply"]})
+    return NodeSpec(
+        entry,
+        node_class,
+        inputs,
+        tuple(saved_inputs),
+        tuple(saved_outputs),
+        entry.output_differentiability,
+        bool(entry.formulas),
+        list_output,
+    )
+
+
+# --- recording --------------------------------------------------------------------------------
+
+
+def _differentiable_dtype(tensor: Any) -> bool:
+    d = tensor._impl.dtype
+    return bool(d.is_floating_point or d.is_complex)
+
+
+def _save(value: Any, mode: int, is_output: bool) -> Any:
+    if value is None:
+        return None
+    if mode == SAVE_VALUE:
+        return value
+    if mode == SAVE_TENSOR:
+        return SavedVariable(value, is_output)
+    if mode == SAVE_GEOMETRY:
+        return TensorGeometry(value._impl)
+    if mode == SAVE_TENSOR_LIST:
+        return [None if v is None else SavedVariable(v, is_output) for v in value]
+    return [None if v is None else TensorGeometry(v._impl) for v in value]
+
+
+def record(spec: NodeSpec, ks: DispatchKeySet, values: list[Any], call: Callable[[DispatchKeySet], Any], inplace: bool) -> Any:
+    """The Autograd kernel's work when an input requires grad and grad mode is on."""
+    after = _ks(ks.repr & _AFTER_AUTOGRAD_BITS)
+    if not spec.differentiable:
+        return _below_autograd(call, after)
+    if inplace:
+        check_inplace(values[0])
+    node = spec.node_class()
+    edges: list[Any] = []
+    spans: list[tuple[int, int]] = []
+    for index, kind in spec.inputs:
+        value = values[index]
+        start = len(edges)
+        if kind is TensorKind.TENSOR or kind is TensorKind.OPTIONAL_TENSOR:
+            edges.append(None if value is None else gradient_edge(value))
+        else:
+            edges.extend(None if v is None else gradient_edge(v) for v in value)
+        spans.append((start, len(edges)))
+    node.next_edges = tuple(edges)
+    node.needs = tuple(e is not None for e in edges)
+    node.spans = spans
+    saved = []
+    for s in spec.saved_inputs:
+        value = values[s.index]
+        if inplace and s.index == 0 and s.mode == SAVE_TENSOR:
+            value = value.clone()
+        saved.append(_save(value, s.mode, False))
+    if anomaly_mode.is_anomaly_enabled():
+        node.metadata["traceback_"] = anomaly_mode.forward_traceback()
+    out = _below_autograd(call, after)
+    if spec.list_output:
+        node.input_metadata = [None] * len(out)
+        for j, t in enumerate(out):
+            if _differentiable_dtype(t):
+                set_history(t, node, j)
+        outs: Sequence[Any] = [out]
+    elif len(spec.output_differentiability) == 1:
+        node.input_metadata = [None]
+        if inplace:
+            rebase_history(values[0], node)
+        elif spec.output_differentiability[0] and _differentiable_dtype(out):
+            set_history(out, node, 0)
+        outs = [out]
+    else:
+        node.input_metadata = [None] * len(out)
+        for j, t in enumerate(out):
+            if spec.output_differentiability[j] and _differentiable_dtype(t):
+                set_history(t, node, j)
+        outs = out
+    for s in spec.saved_outputs:
+        saved.append(_save(outs[s.index], s.mode, True))
+    node.saved = saved
+    return out
+
+
+def _below_autograd(call: Callable[[DispatchKeySet], Any], keys: DispatchKeySet) -> Any:
+    included, excluded = get_local_keys()
+    token = local_keys.set((included, excluded | _BELOW_AUTOGRAD_BITS))
+    try:
+        return call(keys)
+    finally:
+        local_keys.reset(token)
+
+
+def _requires_grad_terms(schema: FunctionSchema, args: Iterable[int]) -> str:
+    terms = []
+    for i in args:
+        arg = schema.arguments[i]
+        name = param_name(arg.name)
+        kind = tensor_kind(arg.type)
+        if kind is TensorKind.TENSOR:
+            terms.append(f"((_m := {name}._impl.autograd_meta) is not None and _m.requires_grad)")
+        elif kind is TensorKind.OPTIONAL_TENSOR:
+            terms.append(
+                f"({name} is not None and (_m := {name}._impl.autograd_meta) is not None and _m.requires_grad)"
+            )
+        else:
+            terms.append(f"_any_requires_grad({name})")
+    return " or ".join(terms) or "False"
+
+
+def _any_requires_grad(tensors: Iterable[Any]) -> bool:
+    for t in tensors:
+        if t is not None:
+            meta = t._impl.autograd_meta
+            if meta is not None and meta.requires_grad:
+                return True
+    return False
+
+
+def _parameters(schema: FunctionSchema, env: dict[str, Any]) -> tuple[str, str, str]:
+    """(parameter list, redispatch call arguments, list of every value in schema order)."""
+    params: list[str] = []
+    positional: list[str] = []
+    keywords: list[str] = []
+    for i, arg in enumerate(schema.arguments):
+        name = param_name(arg.name)
+        if arg.kwarg_only and "*" not in params:
+            params.append("*")
+        if arg.has_default:
+            env[f"_default{i}"] = python_default(arg)
+            params.append(f"{name}=_default{i}")
+        else:
+            params.append(name)
+        (keywords if arg.kwarg_only else positional).append(f"{arg.name}={name}" if arg.kwarg_only else name)
+    values = "[" + ", ".join(param_name(a.name) for a in schema.arguments) + "]"
+    return ", ".join(params), ", ".join(positional + keywords), values
+
+
+def autograd_kernel(op: OperatorHandle, spec: NodeSpec | None, kind: str) -> Callable[..., Any]:
+    """The kernel of `op` at the Autograd key.  `kind`: "functional", "inplace" or "out"."""
+    schema = op.schema
+    env: dict[str, Any] = {
+        "_redispatch": op.redispatch,
+        "_grad_enabled": grad_mode.get,
+        "_ks": _ks,
+        "_AFTER": _AFTER_AUTOGRAD_BITS,
+        "_any_requires_grad": _any_requires_grad,
+        "_record": record,
+        "_spec": spec,
+    }
+    params, call_args, values = _parameters(schema, env)
+    if kind == "out" or spec is None or not spec.differentiable:
+        checked = [i for i, _ in _tensor_args(schema)]
+    else:
+        checked = [i for i, _ in spec.inputs]
+    terms = _requires_grad_terms(schema, checked)
+    base = schema.name.partition("::")[2]
+    if kind == "out":
+        body = f"""
+    if _grad_enabled() and ({terms}):
+        raise RuntimeError("{base}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.")
+    return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})"""
+    else:
+        inplace = kind == "inplace"
+        body = f"""
+    if _grad_enabled() and ({terms}):
+        return _record(_spec, _ks_, {values}, lambda _k: _redispatch(_k, {call_args}), {inplace})
+    return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})"""
+    source = f"def autograd_kernel(_ks_, {params}):{body}\n"
+    exec(compile(source, f"<autograd kernel {schema.qualified_overload}>", "exec"), env)
+    kernel: Callable[..., Any] = env["autograd_kernel"]
+    kernel.__qualname__ = kernel.__name__ = f"autograd_{base}"
+    return kernel
+
+
+# --- ADInplaceOrView --------------------------------------------------------------------------
+
+
+def _arg_getter(schema: FunctionSchema, index: int) -> Callable[[tuple[Any, ...], dict[str, Any]], Any]:
+    arg = schema.arguments[index]
+    if arg.kwarg_only:
+        name = arg.name
+        return lambda args, kwargs: kwargs[name]
+    return lambda args, kwargs: args[index]
+
+
+_INFERENCE_INPLACE: Final = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to "
+    "get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
+    "more details."
+)
+
+
+def inplace_kernel(op: OperatorHandle) -> Callable[..., Any]:
+    """ADInplaceOrView for an operator writing its `(a!)` arguments: bump their versions."""
+    schema = op.schema
+    getters = [
+        _arg_getter(schema, i)
+        for i, a in enumerate(schema.arguments)
+        if a.alias_info is not None and a.alias_info.is_write
+    ]
+    redispatch = op.redispatch
+
+    def ad_inplace(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        written = [get(args, kwargs) for get in getters]
+        if not is_inference_mode_enabled():
+            for t in written:
+                if is_inference(t._impl):
+                    raise RuntimeError(_INFERENCE_INPLACE)
+        result = _below_autograd(lambda k: redispatch(k, *args, **kwargs), _ks(ks.repr & _AFTER_AD_INPLACE_OR_VIEW_BITS))
+        for t in written:
+            t._impl.version_counter.version += 1
+        return result
+
+    return ad_inplace
+
+
+def view_kernel(op: OperatorHandle) -> Callable[..., Any]:
+    """ADInplaceOrView for a view operator: record each output's base."""
+    redispatch = op.redispatch
+    multi = str(op.schema.returns[0].type) == "Tensor[]"
+
+    def ad_view(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
+        result = _below_autograd(lambda k: redispatch(k, *args, **kwargs), _ks(ks.repr & _AFTER_AD_INPLACE_OR_VIEW_BITS))
+        base = args[0]
+        if not is_inference(base._impl):
+            for view in result if multi else (result,):
+                as_view(base, view, multi)
+        return result
+
+    return ad_view
+
+
+def _is_view(schema: FunctionSchema) -> bool:
+    if not schema.arguments or not schema.returns:
+        return False
+    first, ret = schema.arguments[0].alias_info, schema.returns[0].alias_info
+    return first is not None and ret is not None and not first.is_write and not ret.is_write
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+
+def load_derivatives(path: Path = DERIVATIVES_YAML) -> list[DerivativeEntry]:
+    return parse_derivatives(path.read_text(), str(path), formula_namespace())
+
+
+def _view_replay(specs: dict[str, NodeSpec]) -> Callable[[Any, Any], Node]:
+    spec = specs["as_strided"]
+    indices = {s.name: k for k, s in enumerate(spec.saved_inputs)}
+
+    def make(base: Any, view: Any) -> Node:
+        node = spec.node_class()
+        node.needs = (True,)
+        saved: list[Any] = [None] * len(spec.saved_inputs)
+        values = {
+            "self": TensorGeometry(base),
+            "size": list(view.sizes),
+            "stride": list(view.strides),
+            "storage_offset": view.storage_offset,
+        }
+        for name, k in indices.items():
+            saved[k] = values[name]
+        node.saved = saved
+        node.input_metadata = [InputMetadata(view)]
+        return node
+
+    return make
+
+
+def register_autograd(entries: Sequence[DerivativeEntry], source: str) -> Library:
+    """Register the Autograd kernels and the ADInplaceOrView kernels of every aten operator."""
+    namespace = formula_namespace()
+    specs = {e.key: build_node_spec(e, namespace, source) for e in entries}
+    served = match_entries(entries, NATIVE, source)
+    lib = Library("aten", "IMPL")
+    d = dispatcher()
+    for f in NATIVE:
+        if _is_composite_implicit(f) or not _tensor_args(f.schema):
+            continue
+        op = d.find_schema_or_throw(f.schema.name, f.schema.overload_name)
+        pair = served.get(str(f.schema))
+        if pair is not None:
+            spec = specs[pair[1].key]
+            if _is_out(f.schema):
+                if spec.differentiable:
+                    lib.impl(op, autograd_kernel(op, spec, "out"), "Autograd", with_keyset=True)
+            else:
+                kind = "inplace" if f.schema.is_mutable else "functional"
+                lib.impl(op, autograd_kernel(op, spec, kind), "Autograd", with_keyset=True)
+        if f.schema.is_mutable:
+            lib.impl(op, inplace_kernel(op), "ADInplaceOrView", with_keyset=True)
+        elif _is_view(f.schema):
+            lib.impl(op, view_kernel(op), "ADInplaceOrView", with_keyset=True)
+    set_view_replay(_view_replay(specs))
+    return lib
+
+
+DERIVATIVES: Final = load_derivatives()
+AUTOGRAD_LIBRARY: Final = register_autograd(DERIVATIVES, str(DERIVATIVES_YAML))
+
+__all__ = ["DERIVATIVES", "DerivativeEntry", "DerivativesError", "load_derivatives", "parse_derivatives"]

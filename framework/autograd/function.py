@@ -1,0 +1,223 @@
+"""Custom autograd Functions (`torch.autograd.Function`): a forward and a backward written by
+the user, recorded in the graph as one node named `<ClassName>Backward`.
+
+`ctx` is that node: `save_for_backward`/`saved_tensors` (version-checked), `needs_input_grad`,
+`mark_dirty` (in-place outputs), `mark_non_differentiable`, `set_materialize_grads`.  Both the
+`forward(ctx, ...)` style and the `forward(...)` + `setup_context(ctx, inputs, output)` style work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from framework.autograd import anomaly_mode
+from framework.autograd.graph import Grads, Node, SavedVariable
+from framework.autograd.variable import (
+    check_inplace,
+    detach,
+    gradient_edge,
+    rebase_history,
+    requires_grad,
+    set_history,
+)
+from framework.c10 import autograd_state
+
+if TYPE_CHECKING:
+    from framework._tensor import Tensor
+
+__all__ = ["BackwardCFunction", "Function", "FunctionCtx", "once_differentiable"]
+
+
+class FunctionCtx:
+    """What forward tells backward (a custom Function's node is its ctx)."""
+
+    _to_save: tuple[Tensor | None, ...]
+    _saved: list[SavedVariable | None] | None
+    _dirty: tuple[Tensor, ...]
+    _non_differentiable: tuple[Tensor, ...]
+    _materialize_grads: bool
+    needs_input_grad: tuple[bool, ...]
+
+    def save_for_backward(self, *tensors: Tensor | None) -> None:
+        """Tensors backward will need (read them back with `saved_tensors`)."""
+        self._to_save = tensors
+
+    def save_for_forward(self, *tensors: Tensor | None) -> None:
+        raise NotImplementedError("forward-mode AD is not supported")
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        """Inputs that forward modified in place (and returns)."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        """Outputs that have no gradient."""
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Whether backward receives zeros (True, the default) or None for missing gradients."""
+        self._materialize_grads = value
+
+    @property
+    def saved_tensors(self) -> tuple[Tensor | None, ...]:
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved tensors "
+                "after they have already been freed). Saved intermediate values of the graph are freed "
+                "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+                "backward through the graph a second time or if you need to access saved tensors after "
+                "calling backward."
+            )
+        assert isinstance(self, Node)
+        return tuple(None if s is None else s.unpack(self) for s in saved)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The node of one application of a custom Function."""
+
+    _forward_cls: ClassVar[type[Function]]
+
+    def __init__(self) -> None:
+        Node.__init__(self)
+        self._to_save = ()
+        self._saved = []
+        self._dirty = ()
+        self._non_differentiable = ()
+        self._materialize_grads = True
+        self.needs_input_grad = ()
+        self._is_tensor_input: tuple[bool, ...] = ()
+
+    def apply(self, grads: Grads) -> Sequence[Tensor | None]:
+        import framework
+
+        if self._materialize_grads:
+            grads = [
+                framework.zeros(m.shape, dtype=m.dtype, device=m.device) if g is None and m is not None else g
+                for g, m in zip(grads, self.input_metadata, strict=False)
+            ]
+        result = self._forward_cls.backward(self, *grads)
+        values = result if isinstance(result, tuple) else (result,)
+        expected = len(self._is_tensor_input)
+        if len(values) > expected and all(v is None for v in values[expected:]):
+            values = values[:expected]
+        if len(values) != expected:
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients (expected {expected}, "
+                f"got {len(values)})"
+            )
+        out: list[Tensor | None] = []
+        for position, (value, is_tensor) in enumerate(zip(values, self._is_tensor_input, strict=True)):
+            if is_tensor:
+                out.append(value)
+            elif value is not None:
+                raise RuntimeError(
+                    f"function {self.name()} returned a gradient different than None at position "
+                    f"{position + 1}, but the corresponding forward input was not a Variable"
+                )
+        return out
+
+    def release_variables(self) -> None:
+        if self._saved:
+            for s in self._saved:
+                if s is not None:
+                    s.release()
+
+
+class Function:
+    """Subclass with static `forward` and `backward`, then call `MyFunction.apply(...)`."""
+
+    _backward_cls: ClassVar[type[BackwardCFunction]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._backward_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,), {"_forward_cls": cls})
+
+    @staticmethod
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom autograd.Function "
+            "to use it with backward mode AD."
+        )
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        from framework._tensor import Tensor
+
+        if kwargs:
+            raise TypeError(f"{cls.__name__}.apply() takes positional arguments only")
+        node = cls._backward_cls()
+        is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        grad_on = autograd_state.is_grad_enabled()
+        needs = tuple(grad_on and isinstance(a, Tensor) and requires_grad(a) for a in args)
+        node._is_tensor_input = is_tensor
+        node.needs_input_grad = needs
+        node.next_edges = tuple(gradient_edge(a) if needs[i] else None for i, a in enumerate(args) if is_tensor[i])
+        custom_setup = cls.setup_context is not Function.setup_context
+        token = autograd_state.grad_mode.set(False)
+        try:
+            if custom_setup:
+                output = cls.forward(*args)
+                cls.setup_context(node, args, output)
+            else:
+                output = cls.forward(node, *args)
+        finally:
+            autograd_state.grad_mode.reset(token)
+        if not any(needs):
+            return output
+        if anomaly_mode.is_anomaly_enabled():
+            node.metadata["traceback_"] = anomaly_mode.forward_traceback()
+        outputs = output if isinstance(output, tuple) else (output,)
+        wrapped = tuple(_wrap(node, i, o, args) for i, o in enumerate(outputs))
+        produced = {id(o._impl) for o in wrapped if isinstance(o, Tensor)}
+        node._saved = [
+            None if t is None else SavedVariable(t, id(t._impl) in produced) for t in node._to_save
+        ]
+        node._to_save = ()
+        return wrapped if isinstance(output, tuple) else wrapped[0]
+
+
+def _wrap(node: BackwardCFunction, index: int, output: Any, inputs: tuple[Any, ...]) -> Any:
+    from framework._tensor import Tensor
+
+    while len(node.input_metadata) <= index:
+        node.input_metadata.append(None)
+    if not isinstance(output, Tensor):
+        return output
+    if any(output is t for t in node._non_differentiable):
+        return output
+    if not (output.dtype.is_floating_point or output.dtype.is_complex):
+        return output
+    if any(output is t for t in node._dirty):
+        check_inplace(output)
+        rebase_history(output, node, index)
+        return output
+    if any(output is a for a in inputs):
+        output = detach(output)
+    set_history(output, node, index)
+    return output
+
+
+def once_differentiable(fn: Any) -> Any:
+    """Mark a backward as not differentiable itself: it runs without recording a graph."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *args: Any) -> Any:
+        token = autograd_state.grad_mode.set(False)
+        try:
+            return fn(ctx, *args)
+        finally:
+            autograd_state.grad_mode.reset(token)
+
+    return wrapper

@@ -1,0 +1,217 @@
+"""Every entry of derivatives.yaml, on generated inputs: gradcheck (float64 finite differences),
+gradgradcheck where the formulas are differentiable, the in-place variants, the node's name, which
+outputs require grad, and (when PyTorch is installed) names and gradients against PyTorch."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from typing import Any
+
+import ad_samples_pointwise
+import ad_samples_shapes
+import numpy as np
+import pytest
+from ad_sample import Sample
+
+import framework
+from framework.autograd import gradcheck, gradgradcheck
+from framework.autograd.derivatives import DERIVATIVES, DerivativeEntry
+from framework.ops._native import NATIVE
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+MODULES = (ad_samples_pointwise, ad_samples_shapes)
+SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
+NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
+ENTRIES = {e.key: e for e in DERIVATIVES}
+
+
+def _op(schema_name: str, overload: str) -> Any:
+    packet = getattr(framework.ops.aten, schema_name.partition("::")[2])
+    return getattr(packet, overload or "default")
+
+
+def _is_float(value: Any) -> bool:
+    return isinstance(value, framework.Tensor) and value.dtype.is_floating_point
+
+
+def _leaves(value: Any) -> Any:
+    """The sample's floating tensors become leaves that require grad (other values unchanged)."""
+    if _is_float(value):
+        return value.detach().requires_grad_()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_leaves(v) for v in value)
+    return value
+
+
+def _flat(value: Any) -> list[framework.Tensor]:
+    if _is_float(value):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _flat(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _flat(v)]
+    return []
+
+
+def _replace(value: Any, new: list[framework.Tensor]) -> Any:
+    if _is_float(value):
+        return new.pop(0)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_replace(v, new) for v in value)
+    return value
+
+
+def _outputs(result: Any) -> list[framework.Tensor]:
+    return [result] if isinstance(result, framework.Tensor) else list(result)
+
+
+def _calls(entry: DerivativeEntry) -> list[tuple[Sample, tuple[Any, ...], dict[str, Any], list[framework.Tensor]]]:
+    calls = []
+    for sample in SAMPLES[entry.key]():
+        args = _leaves(sample.args)
+        kwargs = {k: _leaves(v) for k, v in sample.kwargs.items()}
+        calls.append((sample, args, kwargs, _flat((args, kwargs))))
+    return calls
+
+
+def _function(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[..., Any]:
+    def call(*tensors: framework.Tensor) -> Any:
+        new = list(tensors)
+        return op(*_replace(args, new), **_replace(kwargs, new))
+
+    return call
+
+
+def test_every_entry_has_samples_and_nothing_else() -> None:
+    assert sorted(set(ENTRIES) - set(SAMPLES)) == []
+    assert sorted(set(SAMPLES) - set(ENTRIES)) == []
+    assert sorted(set(NO_GRADGRAD) - set(ENTRIES)) == []
+
+
+@pytest.mark.parametrize("key", sorted(ENTRIES))
+def test_entry(key: str) -> None:
+    entry = ENTRIES[key]
+    op = _op(entry.schema.name, entry.schema.overload_name)
+    for sample, args, kwargs, inputs in _calls(entry):
+        outputs = _outputs(op(*args, **kwargs))
+        differentiable = [
+            i
+            for i, out in enumerate(outputs)
+            if entry.formulas
+            and entry.output_differentiability[min(i, len(entry.output_differentiability) - 1)]
+            and out.dtype.is_floating_point
+        ]
+        for i, out in enumerate(outputs):
+            assert out.requires_grad == (i in differentiable and bool(inputs)), (sample.desc, i)
+            if out.requires_grad:
+                assert out.grad_fn is not None and out.grad_fn.name() == entry.node_name
+        if not differentiable or not inputs:
+            continue
+        fn = _function(op, args, kwargs)
+        assert gradcheck(fn, tuple(inputs)), sample.desc
+        if key not in NO_GRADGRAD:
+            assert gradgradcheck(fn, tuple(inputs)), sample.desc
+
+
+def _inplace_variants(entry: DerivativeEntry) -> list[Any]:
+    base = entry.schema.name.partition("::")[2]
+    args = [(a.name, str(a.type)) for a in entry.schema.arguments[1:]]
+    return [
+        _op(f.schema.name, f.schema.overload_name)
+        for f in NATIVE
+        if f.schema.name == f"aten::{base}_"
+        and [(a.name, str(a.type)) for a in f.schema.arguments[1:]] == args
+    ]
+
+
+INPLACE = sorted(k for k, e in ENTRIES.items() if e.formulas and _inplace_variants(e))
+
+
+@pytest.mark.parametrize("key", INPLACE)
+def test_inplace_variant(key: str) -> None:
+    entry = ENTRIES[key]
+    op = _op(entry.schema.name, entry.schema.overload_name)
+    checked = 0
+    for inplace in _inplace_variants(entry):
+        for sample, args, kwargs, inputs in _calls(entry):
+            self_ = args[0]
+            expected = op(*args, **kwargs)
+            if not _is_float(self_) or expected.shape != self_.shape or expected.dtype != self_.dtype:
+                continue
+
+            def run(*tensors: framework.Tensor, _inplace: Any = inplace, _args: Any = args, _kw: Any = kwargs) -> Any:
+                new = list(tensors)
+                a = _replace(_args, new)
+                return _inplace(a[0] * 1, *a[1:], **_replace(_kw, new))
+
+            out = run(*inputs)
+            assert out.grad_fn is not None and out.grad_fn.name() == entry.node_name
+            np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=1e-12, atol=1e-12)
+            assert gradcheck(run, tuple(inputs)), sample.desc
+            checked += 1
+    if not checked:
+        pytest.skip(f"no sample of {key} keeps self's shape and dtype")
+
+
+def _to_torch(value: Any) -> Any:
+    import torch
+
+    if isinstance(value, framework.Tensor):
+        t = torch.from_numpy(np.array(value.detach().numpy()))
+        return t.requires_grad_() if value.requires_grad else t
+    if isinstance(value, framework.dtype):
+        return getattr(torch, value.name)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to_torch(v) for v in value)
+    return value
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="live comparison with PyTorch")
+@pytest.mark.parametrize("key", sorted(k for k, e in ENTRIES.items() if e.formulas))
+def test_against_torch(key: str) -> None:
+    import torch
+
+    entry = ENTRIES[key]
+    op = _op(entry.schema.name, entry.schema.overload_name)
+    name = entry.schema.name.partition("::")[2]
+    torch_op = getattr(getattr(torch.ops.aten, name), entry.schema.overload_name or "default")
+    for sample, args, kwargs, inputs in _calls(entry):
+        t_args, t_kwargs = _to_torch(args), _to_torch(kwargs)
+        t_inputs = [t for t in _flat_torch((t_args, t_kwargs))]
+        outputs = _outputs(op(*args, **kwargs))
+        t_result = torch_op(*t_args, **t_kwargs)
+        t_outputs = [t_result] if isinstance(t_result, torch.Tensor) else list(t_result)
+        rng = np.random.default_rng(0)
+        pairs = [(o, t) for o, t in zip(outputs, t_outputs, strict=True) if o.requires_grad]
+        for o, t in zip(outputs, t_outputs, strict=True):
+            assert o.requires_grad == t.requires_grad, sample.desc
+            if t.grad_fn is not None:
+                assert o.grad_fn is not None and o.grad_fn.name() == t.grad_fn.name(), sample.desc
+        if not pairs:
+            continue
+        seeds = [rng.standard_normal(o.shape) for o, _ in pairs]
+        ours = framework.autograd.grad(
+            [o for o, _ in pairs], inputs, [framework.tensor(s) for s in seeds], allow_unused=True
+        )
+        theirs = torch.autograd.grad(
+            [t for _, t in pairs], t_inputs, [torch.from_numpy(s) for s in seeds], allow_unused=True
+        )
+        for a, b in zip(ours, theirs, strict=True):
+            if b is None:
+                assert a is None or not np.any(a.numpy()), sample.desc
+            else:
+                assert a is not None, sample.desc
+                np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-7, atol=1e-9, err_msg=sample.desc)
+
+
+def _flat_torch(value: Any) -> list[Any]:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return [value] if value.requires_grad else []
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _flat_torch(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _flat_torch(v)]
+    return []
