@@ -267,6 +267,7 @@ def match_entries(
                 f"{source}:{e.line}: {e.schema.qualified_overload} is an out= variant: its functional "
                 "twin's entry serves it"
             )
+    functional = {_signature(f.schema) for f in functions if not f.schema.is_mutable}
     served: dict[str, tuple[NativeFunction, DerivativeEntry]] = {}
     missing: list[str] = []
     for f in functions:
@@ -274,7 +275,7 @@ def match_entries(
             continue
         entry = by_schema.get(str(f.schema)) or by_signature.get(_signature(f.schema))
         if entry is None:
-            if not _is_out(f.schema):
+            if not _is_out(f.schema) and (not f.schema.is_mutable or _signature(f.schema) not in functional):
                 missing.append(str(f.schema))
             continue
         served[str(f.schema)] = (f, entry)

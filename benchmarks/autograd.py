@@ -1,0 +1,181 @@
+"""Autograd speed and memory against PyTorch (where installed) and a hand-written NumPy network.
+
+    python benchmarks/autograd.py
+
+- `a + b` on 4-element float32 tensors that require grad (recording one node).
+  Target: at most 3x PyTorch.
+- forward + backward of `(x * x + x).sum()` on a 4-element tensor: the engine's fixed cost.
+  Target: at most 0.5x PyTorch (whose engine hands the work to a device thread).
+- one forward + backward of a 784-256-10 MLP with cross-entropy written with framework ops, batch
+  128, float32. Target: at most 1.05x the same network's forward + backward in NumPy by hand.
+- memory: the allocator's live bytes after a backward, against what the parameters and their
+  gradients need.
+"""
+
+from __future__ import annotations
+
+import timeit
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import framework
+from framework.c10.storage import get_cpu_allocator
+
+
+def best_us(fn: Callable[[], Any], number: int, repeat: int = 7) -> float:
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+
+
+def interleaved_best_us(fns: list[Callable[[], Any]], number: int, rounds: int = 15) -> list[float]:
+    """Best time of each function, alternating round by round so that drift affects all alike."""
+    best = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for i, fn in enumerate(fns):
+            best[i] = min(best[i], timeit.timeit(fn, number=number) / number * 1e6)
+    return best
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    return torch
+
+
+class Mlp:
+    """784-256-10 with ReLU; weights as PyTorch's Linear lays them out (out_features, in_features)."""
+
+    def __init__(self, rng: np.random.Generator, batch: int = 128) -> None:
+        self.w1 = (rng.standard_normal((256, 784)) * 0.03).astype(np.float32)
+        self.b1 = np.zeros(256, np.float32)
+        self.w2 = (rng.standard_normal((10, 256)) * 0.06).astype(np.float32)
+        self.b2 = np.zeros(10, np.float32)
+        self.x = rng.standard_normal((batch, 784)).astype(np.float32)
+        self.y = rng.integers(0, 10, batch)
+
+    def numpy_step(self) -> float:
+        """Forward and backward by hand (the floor for any NumPy-backed framework)."""
+        x, y = self.x, self.y
+        h_pre = x @ self.w1.T + self.b1
+        h = np.maximum(h_pre, 0)
+        logits = h @ self.w2.T + self.b2
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        exp = np.exp(shifted)
+        total = exp.sum(axis=1, keepdims=True)
+        n = x.shape[0]
+        loss = float((np.log(total[:, 0]) - shifted[np.arange(n), y]).mean())
+        d_logits = exp / total
+        d_logits[np.arange(n), y] -= 1
+        d_logits /= n
+        self.gw2 = d_logits.T @ h
+        self.gb2 = d_logits.sum(axis=0)
+        d_h = (d_logits @ self.w2) * (h_pre > 0)
+        self.gw1 = d_h.T @ x
+        self.gb1 = d_h.sum(axis=0)
+        return loss
+
+
+def framework_mlp(mlp: Mlp) -> tuple[Callable[[], float], list[framework.Tensor]]:
+    params = [framework.tensor(p, requires_grad=True) for p in (mlp.w1, mlp.b1, mlp.w2, mlp.b2)]
+    w1, b1, w2, b2 = params
+    x = framework.tensor(mlp.x)
+    y = framework.tensor(mlp.y)
+    index = y.unsqueeze(1)
+
+    def step() -> float:
+        for p in params:
+            p.grad = None
+        h = (x.matmul(w1.t()) + b1).relu()
+        logits = h.matmul(w2.t()) + b2
+        loss = (logits.logsumexp(1) - logits.gather(1, index).squeeze(1)).mean()
+        loss.backward()
+        return float(loss)
+
+    return step, params
+
+
+def torch_mlp(torch: Any, mlp: Mlp) -> Callable[[], float]:
+    params = [torch.tensor(p, requires_grad=True) for p in (mlp.w1, mlp.b1, mlp.w2, mlp.b2)]
+    w1, b1, w2, b2 = params
+    x = torch.tensor(mlp.x)
+    index = torch.tensor(mlp.y).unsqueeze(1)
+
+    def step() -> float:
+        for p in params:
+            p.grad = None
+        h = (x.matmul(w1.t()) + b1).relu()
+        logits = h.matmul(w2.t()) + b2
+        loss = (logits.logsumexp(1) - logits.gather(1, index).squeeze(1)).mean()
+        loss.backward()
+        return float(loss)
+
+    return step
+
+
+def main() -> None:
+    torch = _torch()
+    rows: list[tuple[str, float, float | None, str]] = []
+
+    a = framework.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    b = framework.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    x = framework.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+
+    def tiny() -> None:
+        (x * x + x).sum().backward()
+
+    fw_add = best_us(lambda: a + b, 20_000)
+    fw_tiny = best_us(tiny, 2_000)
+    torch_add = torch_tiny = None
+    if torch is not None:
+        ta = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        tb = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        tx = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+
+        def torch_tiny_step() -> None:
+            (tx * tx + tx).sum().backward()
+
+        torch_add = best_us(lambda: ta + tb, 20_000)
+        torch_tiny = best_us(torch_tiny_step, 2_000)
+    rows.append(("a + b with grad, 4 x float32", fw_add, torch_add, "<= 3x torch"))
+    rows.append(("fwd+bwd (x*x + x).sum(), 4 elements", fw_tiny, torch_tiny, "<= 0.5x torch"))
+
+    mlp = Mlp(np.random.default_rng(0))
+    step, params = framework_mlp(mlp)
+    fns: list[Callable[[], Any]] = [step, mlp.numpy_step]
+    if torch is not None:
+        fns.append(torch_mlp(torch, mlp))
+    times = interleaved_best_us(fns, number=3)
+    fw_loss, np_loss = step(), mlp.numpy_step()
+
+    print(f"{'case':40} {'framework us':>13} {'torch us':>10} {'ratio':>7}  target")
+    for name, ours, theirs, target in rows:
+        ratio = f"{ours / theirs:6.2f}x" if theirs else "   n/a"
+        theirs_text = f"{theirs:10.2f}" if theirs else "       n/a"
+        print(f"{name:40} {ours:13.2f} {theirs_text} {ratio}  {target}")
+    print()
+    print(f"MLP 784-256-10, batch 128, fwd+bwd (losses: framework {fw_loss:.6f}, numpy {np_loss:.6f})")
+    print(f"  framework {times[0]:9.1f} us   numpy by hand {times[1]:9.1f} us   ratio {times[0] / times[1]:.3f}x (target <= 1.05x)")
+    if torch is not None:
+        print(f"  torch     {times[2]:9.1f} us   framework / torch {times[0] / times[2]:.3f}x")
+    grads_ok = all(
+        np.allclose(p.grad.numpy(), g, rtol=1e-4, atol=1e-6)
+        for p, g in zip(params, (mlp.gw1, mlp.gb1, mlp.gw2, mlp.gb2), strict=True)
+        if p.grad is not None
+    )
+    print(f"  gradients equal to the hand-written ones: {grads_ok}")
+
+    allocator = get_cpu_allocator()
+    step()
+    live = allocator.live_bytes
+    needed = 2 * sum(p.numel() * p.element_size() for p in params)
+    print()
+    print(f"live bytes after backward: {live} (parameters + grads: {needed}; the rest is the inputs "
+          f"x, y and other tensors of this script: {live - needed})")
+
+
+if __name__ == "__main__":
+    main()
