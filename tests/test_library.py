@@ -531,3 +531,34 @@ def test_concurrent_registration_and_calls(lib: Library, ns: str) -> None:
         t.join()
     assert errors == []
     assert [n for n in dispatcher().all_operator_names() if n.startswith(f"{ns}::t")] == []
+
+
+def test_register_autograd_gives_a_custom_operator_a_derivative() -> None:
+    import framework
+    from framework.autograd import gradcheck
+    from framework.library import register_autograd
+
+    with Library("gradlib", "DEF") as lib:
+        lib.def_("cube(Tensor self, *, float scale=1.0) -> Tensor")
+
+        @lib.impl("cube", dispatch_key="CPU")
+        def cube_cpu(self: framework.Tensor, *, scale: float = 1.0) -> framework.Tensor:
+            return framework.from_numpy(self.detach().numpy() ** 3 * scale)
+
+        def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
+            x, scale = inputs
+            ctx.save_for_backward(x)
+            ctx.scale = scale
+
+        def backward(ctx: Any, grad: framework.Tensor) -> tuple[framework.Tensor | None, None]:
+            (x,) = ctx.saved_tensors
+            assert ctx.needs_input_grad == (True, False)
+            return grad * 3 * x * x * ctx.scale, None
+
+        register_autograd("gradlib::cube", backward, setup_context=setup_context, lib=lib)
+        x = framework.tensor([1.0, 2.0, -0.5], dtype=framework.float64, requires_grad=True)
+        y = framework.ops.gradlib.cube(x, scale=2.0)
+        assert y.grad_fn is not None and y.grad_fn.name() == "CubeBackward"
+        y.sum().backward()
+        assert x.grad is not None and x.grad.tolist() == [6.0, 24.0, 1.5]
+        assert gradcheck(lambda t: framework.ops.gradlib.cube(t, scale=0.5), (x,))
