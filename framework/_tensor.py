@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -76,7 +77,19 @@ class Tensor(TensorMethods):
     @property
     def grad(self) -> Tensor | None:
         """The gradient accumulated by backward (leaves, and non-leaves that retain_grad)."""
-        return variable.grad(self)
+        value = variable.grad(self)
+        if value is None and not self.retains_grad and not self.is_leaf:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+                "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+                "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
+                "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+                "information.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return value
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
@@ -139,7 +152,13 @@ class Tensor(TensorMethods):
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad."""
         if variable.is_view(self):
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                "function in torch/optim/optimizer.py as the solution."
+            )
         meta = self._impl.autograd_meta
         if isinstance(meta, variable.AutogradMeta):
             meta.grad_fn = None
@@ -162,6 +181,8 @@ class Tensor(TensorMethods):
 
     @property
     def _version(self) -> builtins.int:
+        if is_inference(self._impl):
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._impl.version_counter.version
 
     @property

@@ -26,8 +26,14 @@ def is_anomaly_check_nan_enabled() -> bool:
 
 def forward_traceback() -> str:
     """The stack of the forward call being recorded (innermost framework frames dropped)."""
-    frames = [f for f in traceback.extract_stack()[:-1] if "/framework/" not in f.filename.replace("\\", "/")]
+    frames = traceback.extract_stack()[:-1]
+    while frames and (frames[-1].filename.startswith("<") or _in_framework(frames[-1].filename)):
+        frames.pop()
     return "".join(traceback.format_list(frames))
+
+
+def _in_framework(filename: str) -> bool:
+    return "/framework/" in filename.replace("\\", "/")
 
 
 class _AnomalyMode:

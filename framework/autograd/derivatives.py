@@ -526,20 +526,17 @@ def record(spec: NodeSpec, ks: DispatchKeySet, values: list[Any], call: Callable
         node.metadata["traceback_"] = anomaly_mode.forward_traceback()
     out = _below_autograd(call, after)
     if spec.list_output:
-        node.input_metadata = [None] * len(out)
         for j, t in enumerate(out):
             if _differentiable_dtype(t):
                 set_history(t, node, j)
         outs: Sequence[Any] = [out]
     elif len(spec.output_differentiability) == 1:
-        node.input_metadata = [None]
         if inplace:
             rebase_history(values[0], node)
         elif spec.output_differentiability[0] and _differentiable_dtype(out):
             set_history(out, node, 0)
         outs = [out]
     else:
-        node.input_metadata = [None] * len(out)
         for j, t in enumerate(out):
             if spec.output_differentiability[j] and _differentiable_dtype(t):
                 set_history(t, node, j)
@@ -617,7 +614,9 @@ def autograd_kernel(op: OperatorHandle, spec: NodeSpec | None, kind: str) -> Cal
         "_spec": spec,
     }
     params, call_args, values = _parameters(schema, env)
-    if kind == "out" or spec is None or not spec.differentiable:
+    if kind == "out":
+        checked = [i for i, a in enumerate(schema.arguments) if tensor_kind(a.type) is not TensorKind.NONE]
+    elif spec is None or not spec.differentiable:
         checked = [i for i, _ in _tensor_args(schema)]
     else:
         checked = [i for i, _ in spec.inputs]

@@ -15,12 +15,7 @@ from typing import TYPE_CHECKING
 
 from framework.autograd import anomaly_mode
 from framework.autograd.graph import Edge, GraphRoot, Grads, InputMetadata, Node
-from framework.autograd.variable import (
-    AccumulateGrad,
-    AutogradMeta,
-    gradient_edge,
-    requires_grad,
-)
+from framework.autograd.variable import AccumulateGrad, gradient_edge, requires_grad
 from framework.c10 import autograd_state
 
 if TYPE_CHECKING:
@@ -108,6 +103,24 @@ def _run_node(node: Node, grads: Grads) -> list[Tensor | None]:
     return outputs
 
 
+def _check_hook_result(hook: object, old: Tensor, new: Tensor) -> None:
+    """A tensor hook may replace a gradient, but not change its size, dtype or device."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if new.shape != old.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    if new.dtype is not old.dtype:
+        from framework.autograd.graph import type_string
+
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {type_string(old._impl)} got "
+            f"{type_string(new._impl)})"
+        )
+    if new.device != old.device:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {old.device} got {new.device})"
+        )
+
+
 def _call_hooks(node: Node, grads: Grads) -> Grads:
     tensor_hooks = node._tensor_pre_hooks
     if tensor_hooks:
@@ -117,6 +130,7 @@ def _call_hooks(node: Node, grads: Grads) -> Grads:
                 if grad is not None:
                     new = hook(grad)
                     if new is not None:
+                        _check_hook_result(hook, grad, new)
                         grads[nr] = new
     retains = node._retains_grad_hooks
     if retains:
@@ -203,10 +217,11 @@ def execute(
                     new = hook(tuple(grads))
                     if new is not None:
                         grads = list(new)
+            given = tuple(grads) if node._post_hooks else ()
             outputs = _run_node(node, grads)
             if node._post_hooks:
                 for hook in tuple(node._post_hooks.values()):
-                    new = hook(tuple(outputs), tuple(grads))
+                    new = hook(tuple(outputs), given)
                     if new is not None:
                         outputs = list(new)
             if not keep_graph:
@@ -302,15 +317,12 @@ def backward(
     keep_graph = create_graph if retain_graph is None else retain_graph
     input_list = _as_sequence(inputs)
     if input_list is not None and not input_list:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    input_edges = None if input_list is None else _input_edges(input_list)
-    captured = execute(_root_edges(outputs), grads, keep_graph, create_graph, input_edges, True)
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if input_list is not None:
-        for tensor, grad in zip(input_list, captured, strict=True):
-            if grad is not None and not tensor.is_leaf:
-                meta = tensor._impl.autograd_meta
-                assert isinstance(meta, AutogradMeta)
-                meta.grad = grad if meta.grad is None else meta.grad + grad
+        for tensor in input_list:
+            tensor.retain_grad()
+    input_edges = None if input_list is None else _input_edges(input_list)
+    execute(_root_edges(outputs), grads, keep_graph, create_graph, input_edges, True)
 
 
 def _input_edges(inputs: Sequence[Tensor]) -> list[Edge]:

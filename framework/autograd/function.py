@@ -15,7 +15,7 @@ from framework.autograd import anomaly_mode
 from framework.autograd.graph import Grads, Node, SavedVariable
 from framework.autograd.variable import (
     check_inplace,
-    detach,
+    check_inplace_of_function,
     gradient_edge,
     rebase_history,
     requires_grad,
@@ -152,10 +152,10 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run forward (keyword arguments go to forward; gradients flow to the positional
+        tensor arguments) and record the node."""
         from framework._tensor import Tensor
 
-        if kwargs:
-            raise TypeError(f"{cls.__name__}.apply() takes positional arguments only")
         node = cls._backward_cls()
         is_tensor = tuple(isinstance(a, Tensor) for a in args)
         grad_on = autograd_state.is_grad_enabled()
@@ -167,10 +167,10 @@ class Function:
         token = autograd_state.grad_mode.set(False)
         try:
             if custom_setup:
-                output = cls.forward(*args)
+                output = cls.forward(*args, **kwargs)
                 cls.setup_context(node, args, output)
             else:
-                output = cls.forward(node, *args)
+                output = cls.forward(node, *args, **kwargs)
         finally:
             autograd_state.grad_mode.reset(token)
         if not any(needs):
@@ -199,11 +199,13 @@ def _wrap(node: BackwardCFunction, index: int, output: Any, inputs: tuple[Any, .
     if not (output.dtype.is_floating_point or output.dtype.is_complex):
         return output
     if any(output is t for t in node._dirty):
+        check_inplace_of_function(output)
         check_inplace(output)
+        output._impl.version_counter.version += 1
         rebase_history(output, node, index)
         return output
     if any(output is a for a in inputs):
-        output = detach(output)
+        output = output.view_as(output)
     set_history(output, node, index)
     return output
 

@@ -6,6 +6,7 @@ decorator, as in PyTorch."""
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from contextvars import Token
 from types import TracebackType
@@ -13,7 +14,7 @@ from typing import Any, TypeVar
 
 from framework.c10 import autograd_state
 from framework.c10.autograd_state import is_grad_enabled, is_inference_mode_enabled
-from framework.c10.dispatch_key import AUTOGRAD_KEYS_WITH_AD_INPLACE_OR_VIEW, DispatchKey, DispatchKeySet
+from framework.c10.dispatch_key import AUTOGRAD_KEYS, DispatchKey, DispatchKeySet
 from framework.c10.local_dispatch_key_set import get_local_keys, local_keys
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -43,6 +44,9 @@ class _DecoratorContextManager:
         raise NotImplementedError
 
     def __call__(self, fn: F) -> F:
+        if inspect.isgeneratorfunction(fn):
+            return self._wrap_generator(fn)
+
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             with self.clone():
@@ -50,11 +54,40 @@ class _DecoratorContextManager:
 
         return wrapper  # type: ignore[return-value]
 
+    def _wrap_generator(self, fn: F) -> F:
+        """The mode holds whenever the generator runs, not only while it is created."""
+
+        @functools.wraps(fn)
+        def generator(*args: Any, **kwargs: Any) -> Any:
+            gen = fn(*args, **kwargs)
+            try:
+                with self.clone():
+                    value = next(gen)
+                while True:
+                    try:
+                        sent = yield value
+                    except BaseException as error:  # forwarded into the generator, as PyTorch does
+                        with self.clone():
+                            value = gen.throw(error)
+                    else:
+                        with self.clone():
+                            value = gen.send(sent)
+            except StopIteration as stop:
+                return stop.value
+
+        return generator  # type: ignore[return-value]
+
 
 class _GradModeGuard(_DecoratorContextManager):
     _mode = True
 
-    def __init__(self) -> None:
+    def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
+        """`@no_grad` without parentheses decorates the function directly."""
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func: Callable[..., Any] | None = None) -> None:
         self._token: Token[bool] | None = None
 
     def __enter__(self) -> None:
@@ -104,14 +137,14 @@ class set_grad_enabled(_DecoratorContextManager):
         autograd_state.grad_mode.set(self.prev)
 
 
-_INFERENCE_EXCLUDED = AUTOGRAD_KEYS_WITH_AD_INPLACE_OR_VIEW.repr
+_INFERENCE_EXCLUDED = AUTOGRAD_KEYS.repr
 _AD_INPLACE_OR_VIEW = DispatchKeySet(DispatchKey.ADInplaceOrView).repr
 
 
 class inference_mode(_DecoratorContextManager):
-    """Inference mode (`mode=True`): no recording, no version counting, no view tracking; tensors
-    made inside are inference tensors, which autograd refuses later. `mode=False` turns it off
-    inside an enclosing inference_mode block."""
+    """Inference mode (`mode=True`): no recording; tensors made inside are inference tensors (no
+    version counting or view tracking for them), which autograd refuses later. `mode=False` turns
+    it off inside an enclosing inference_mode block."""
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode

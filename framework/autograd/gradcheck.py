@@ -43,7 +43,9 @@ def _values(outputs: Sequence[Tensor]) -> list[npt.NDArray[Any]]:
 def _has_overlap(t: Tensor) -> bool:
     from framework.ops.kernels._registry import has_internal_overlap
 
-    return any(st == 0 and n > 1 for n, st in zip(t.shape, t.stride(), strict=True)) or has_internal_overlap(t._impl)  # type: ignore[arg-type]
+    if t.numel() == 0:
+        return False
+    return any(st == 0 and n > 1 for n, st in zip(t.shape, t.stride(), strict=True)) or has_internal_overlap(t._impl)
 
 
 def _numerical(
@@ -111,7 +113,7 @@ def gradcheck(
     diff = [t for t in _flatten(args) if t.requires_grad]
     if not diff:
         raise ValueError(
-            "gradcheck expects at least one input tensor to require gradient, but none of the them "
+            "gradcheck expects at least one input tensor to require gradient, but none of them "
             "have requires_grad=True."
         )
     for index, t in enumerate(diff):

@@ -195,7 +195,8 @@ def is_inference(impl: TensorImpl) -> bool:
     return not impl.key_set.repr & _AUTOGRAD_BITS
 
 
-def _type_string(impl: TensorImpl) -> str:
+def type_string(impl: TensorImpl) -> str:
+    """PyTorch's legacy type name of a CPU tensor (`torch.FloatTensor`), used in its messages."""
     names = {
         "float32": "Float",
         "float64": "Double",
@@ -271,20 +272,27 @@ class SavedVariable:
         if current != self._version:
             from framework.autograd.variable import grad_fn_of
 
+            from framework.autograd.anomaly_mode import is_anomaly_enabled
+
             fn = saved_for if self._is_output else grad_fn_of(impl)
             which = (
-                "is a leaf Variable"
+                ""
                 if fn is None
-                else f"which is output {self._output_nr if self._is_output else _output_nr(impl)} of "
-                f"{_short_name(fn)}"
+                else f", which is output {self._output_nr if self._is_output else _output_nr(impl)} of "
+                f"{_short_name(fn)},"
             )
             sizes = ", ".join(map(str, impl.sizes))
+            hint = (
+                "Hint: the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. Good luck!"
+                if is_anomaly_enabled()
+                else "Hint: enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            )
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: [{_type_string(impl)} [{sizes}]], {which}, is at version "
-                f"{current}; expected version {self._version} instead. Hint: enable anomaly "
-                "detection to find the operation that failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+                f"inplace operation: [{type_string(impl)} [{sizes}]]{which} is at version "
+                f"{current}; expected version {self._version} instead. {hint}"
             )
         if not self._is_output or not self._requires_grad:
             return data

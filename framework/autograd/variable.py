@@ -46,6 +46,7 @@ class AutogradMeta:
     """What autograd knows about one tensor."""
 
     __slots__ = (
+        "__weakref__",
         "_requires_grad",
         "grad",
         "grad_accumulator",
@@ -102,11 +103,16 @@ def requires_grad(tensor: Tensor) -> bool:
     return isinstance(meta, AutogradMeta) and meta.requires_grad
 
 
-def set_requires_grad(tensor: Tensor, value: bool) -> None:
-    """`tensor.requires_grad = value`, with PyTorch's refusals."""
+def set_requires_grad(tensor: Tensor, value: bool, factory: bool = False) -> None:
+    """`tensor.requires_grad = value`, with PyTorch's refusals (a factory's `requires_grad=True`
+    words the dtype refusal differently)."""
     impl = tensor._impl
     if value and not (impl.dtype.is_floating_point or impl.dtype.is_complex):
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        raise RuntimeError(
+            "Only Tensors of floating point and complex dtype can require gradients"
+            if factory
+            else "only Tensors of floating point dtype can require gradients"
+        )
     if value and is_inference(impl) and not is_inference_mode_enabled():
         raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
     meta = impl.autograd_meta
@@ -124,7 +130,7 @@ def set_requires_grad(tensor: Tensor, value: bool) -> None:
 def make_variable(tensor: Tensor, requires_grad: bool = False) -> Tensor:
     """Attach autograd metadata to a freshly made tensor (PyTorch's `make_variable`)."""
     if requires_grad:
-        set_requires_grad(tensor, True)
+        set_requires_grad(tensor, True, factory=True)
     return tensor
 
 
@@ -175,14 +181,12 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable",)
 
-    def __init__(self, variable: Tensor) -> None:
+    def __init__(self, variable: Tensor, hooks: _HookDict | None) -> None:
         super().__init__(sequence_nr=sys.maxsize)
         self.variable = variable
         self.input_metadata = [InputMetadata(variable._impl)]
-        meta = _meta(variable._impl)
-        if meta.hooks is None:
-            meta.hooks = _HookDict()
-        self._tensor_pre_hooks = {0: meta.hooks}
+        if hooks is not None:
+            self._tensor_pre_hooks = {0: hooks}
 
     def apply(self, grads: Grads) -> Sequence[Tensor | None]:
         new_grad = grads[0]
@@ -205,6 +209,13 @@ class AccumulateGrad(Node):
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
+
+
+def check_inplace_of_function(tensor: Tensor) -> None:
+    """A custom Function's mark_dirty on a leaf that requires grad (PyTorch's wording)."""
+    meta = tensor._impl.autograd_meta
+    if isinstance(meta, AutogradMeta) and meta.requires_grad and grad_fn_of(tensor._impl) is None:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
 
 
 # sys.getrefcount of a gradient nobody else holds: the caller's name and getrefcount's argument
@@ -254,7 +265,7 @@ def grad_accumulator(tensor: Tensor) -> AccumulateGrad:
     ref = meta.grad_accumulator
     node = ref() if ref is not None else None
     if node is None:
-        node = AccumulateGrad(tensor)
+        node = AccumulateGrad(tensor, meta.hooks)
         meta.grad_accumulator = weakref.ref(node)
     return node
 
@@ -265,20 +276,24 @@ def gradient_edge(tensor: Tensor) -> Edge | None:
     meta = impl.autograd_meta
     if meta is None:
         return None
-    fn = grad_fn_of(impl)
+    fn = meta.grad_fn if type(meta) is AutogradMeta else grad_fn_of(impl)  # type: ignore[attr-defined]
     if fn is not None:
         return (fn, meta.output_nr)  # type: ignore[attr-defined]
     if meta.requires_grad:  # type: ignore[attr-defined]
-        return (grad_accumulator(tensor), 0)
+        ref = meta.grad_accumulator  # type: ignore[attr-defined]
+        node = ref() if ref is not None else None
+        return (grad_accumulator(tensor) if node is None else node, 0)
     return None
 
 
 def set_history(tensor: Tensor, node: Node, output_nr: int) -> None:
     """Make `tensor` output `output_nr` of `node`."""
     impl = tensor._impl
-    meta = _meta(impl)
-    meta.grad_fn = node
-    meta.output_nr = output_nr
+    meta = impl.autograd_meta
+    if meta is None:
+        meta = impl.autograd_meta = AutogradMeta()
+    meta.grad_fn = node  # type: ignore[attr-defined]
+    meta.output_nr = output_nr  # type: ignore[attr-defined]
     if type(meta) is ViewMeta:
         meta.attr_version = meta.version_counter.version
     metadata = node.input_metadata
@@ -363,6 +378,9 @@ class CopySlices(Node):
 
     def release_variables(self) -> None:
         self.fn.release_variables()
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
 
 
 def rebase_history(tensor: Tensor, node: Node, output_nr: int = 0) -> None:
@@ -487,6 +505,9 @@ def register_hook(tensor: Tensor, hook: Callable[[Tensor], Any]) -> RemovableHan
         return add_hook(fn.tensor_pre_hooks(meta.output_nr), hook)
     if meta.hooks is None:
         meta.hooks = _HookDict()
+        node = meta.grad_accumulator() if meta.grad_accumulator is not None else None
+        if node is not None:
+            node._tensor_pre_hooks = {0: meta.hooks}
     return add_hook(meta.hooks, hook)
 
 

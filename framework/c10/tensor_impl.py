@@ -39,7 +39,7 @@ _ALLOCATORS: Final[dict[DeviceType, Allocator]] = {
 }
 
 _KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
-    device_type: DispatchKeySet((backend, autograd_key_for_backend(backend)))
+    device_type: DispatchKeySet((backend, DispatchKey.ADInplaceOrView, autograd_key_for_backend(backend)))
     for device_type, backend in _BACKEND_OF_DEVICE.items()
 }
 
@@ -50,8 +50,9 @@ _INFERENCE_KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
 
 
 def key_set_for_device(device: Device) -> DispatchKeySet:
-    """A new tensor's key set on `device`: its backend and that backend's autograd key; in
-    inference mode only the backend key (an inference tensor never enters autograd)."""
+    """A new tensor's key set on `device`: its backend, ADInplaceOrView and the backend's autograd
+    key (as PyTorch's); in inference mode only the backend key (an inference tensor never enters
+    autograd, and its versions and views are not tracked)."""
     return (_INFERENCE_KEY_SETS if is_inference_mode_enabled() else _KEY_SETS)[device.device_type]
 
 

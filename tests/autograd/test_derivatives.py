@@ -75,10 +75,16 @@ def _calls(entry: DerivativeEntry) -> list[tuple[Sample, tuple[Any, ...], dict[s
     return calls
 
 
-def _function(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[..., Any]:
+def _function(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any], inplace: bool) -> Callable[..., Any]:
+    """The call as a function of the sample's floating tensors; an in-place operator works on a
+    copy of `self` (a leaf that requires grad cannot be modified in place)."""
+
     def call(*tensors: framework.Tensor) -> Any:
         new = list(tensors)
-        return op(*_replace(args, new), **_replace(kwargs, new))
+        a = _replace(args, new)
+        if inplace:
+            a = (a[0] * 1, *a[1:])
+        return op(*a, **_replace(kwargs, new))
 
     return call
 
@@ -94,7 +100,8 @@ def test_entry(key: str) -> None:
     entry = ENTRIES[key]
     op = _op(entry.schema.name, entry.schema.overload_name)
     for sample, args, kwargs, inputs in _calls(entry):
-        outputs = _outputs(op(*args, **kwargs))
+        fn = _function(op, args, kwargs, entry.schema.is_mutable)
+        outputs = _outputs(fn(*inputs))
         differentiable = [
             i
             for i, out in enumerate(outputs)
@@ -108,7 +115,6 @@ def test_entry(key: str) -> None:
                 assert out.grad_fn is not None and out.grad_fn.name() == entry.node_name
         if not differentiable or not inputs:
             continue
-        fn = _function(op, args, kwargs)
         assert gradcheck(fn, tuple(inputs)), sample.desc
         if key not in NO_GRADGRAD:
             assert gradgradcheck(fn, tuple(inputs)), sample.desc
@@ -162,8 +168,12 @@ def _to_torch(value: Any) -> Any:
         return t.requires_grad_() if value.requires_grad else t
     if isinstance(value, framework.dtype):
         return getattr(torch, value.name)
+    if isinstance(value, framework.MemoryFormat):
+        return getattr(torch, value.name)
     if isinstance(value, (list, tuple)):
         return type(value)(_to_torch(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _to_torch(v) for k, v in value.items()}
     return value
 
 
@@ -179,7 +189,9 @@ def test_against_torch(key: str) -> None:
     for sample, args, kwargs, inputs in _calls(entry):
         t_args, t_kwargs = _to_torch(args), _to_torch(kwargs)
         t_inputs = [t for t in _flat_torch((t_args, t_kwargs))]
-        outputs = _outputs(op(*args, **kwargs))
+        outputs = _outputs(_function(op, args, kwargs, entry.schema.is_mutable)(*inputs))
+        if entry.schema.is_mutable:
+            t_args = (t_args[0] * 1, *t_args[1:])
         t_result = torch_op(*t_args, **t_kwargs)
         t_outputs = [t_result] if isinstance(t_result, torch.Tensor) else list(t_result)
         rng = np.random.default_rng(0)
