@@ -336,7 +336,7 @@ def register_autograd(
 
     base = handle.schema.name.partition("::")[2]
     name = "".join(part[:1].upper() + part[1:] for part in base.split("_") if part)
-    function = type(
+    function: type[Function] = type(
         name,
         (Function,),
         {

@@ -410,7 +410,7 @@ def build_node_spec(entry: DerivativeEntry, namespace: dict[str, Any], source: s
         else:
             saved_inputs.extend(_saved([(i, a.name, kind in list_kinds)], reads))
     list_output = len(schema.returns) == 1 and str(schema.returns[0].type) == "Tensor[]"
-    saved_outputs = []
+    saved_outputs: list[_Saved] = []
     for j, names in enumerate(outputs):
         for name in names:
             if name in reads:
@@ -495,8 +495,16 @@ def _save(value: Any, mode: int, is_output: bool) -> Any:
     return [None if v is None else TensorGeometry(v._impl) for v in value]
 
 
-def record(spec: NodeSpec, ks: DispatchKeySet, values: list[Any], call: Callable[[DispatchKeySet], Any], inplace: bool) -> Any:
-    """The Autograd kernel's work when an input requires grad and grad mode is on."""
+FUNCTIONAL: Final = 0
+INPLACE: Final = 1
+INPLACE_VIEW: Final = 2
+
+
+def record(spec: NodeSpec, ks: DispatchKeySet, values: list[Any], call: Callable[[DispatchKeySet], Any], mode: int) -> Any:
+    """The Autograd kernel's work when an input requires grad and grad mode is on.  `mode`:
+    FUNCTIONAL, INPLACE (`self` changes and its history is rebased, through its base for a view)
+    or INPLACE_VIEW (`self`'s geometry changes: it becomes the node's output, as a view would)."""
+    inplace = mode != FUNCTIONAL
     after = _ks(ks.repr & _AFTER_AUTOGRAD_BITS)
     if not spec.differentiable:
         return _below_autograd(call, after)
@@ -531,7 +539,7 @@ def record(spec: NodeSpec, ks: DispatchKeySet, values: list[Any], call: Callable
                 set_history(t, node, j)
         outs: Sequence[Any] = [out]
     elif len(spec.output_differentiability) == 1:
-        if inplace:
+        if mode == INPLACE:
             rebase_history(values[0], node)
         elif spec.output_differentiability[0] and _differentiable_dtype(out):
             set_history(out, node, 0)
@@ -602,7 +610,8 @@ def _parameters(schema: FunctionSchema, env: dict[str, Any]) -> tuple[str, str, 
 
 
 def autograd_kernel(op: OperatorHandle, spec: NodeSpec | None, kind: str) -> Callable[..., Any]:
-    """The kernel of `op` at the Autograd key.  `kind`: "functional", "inplace" or "out"."""
+    """The kernel of `op` at the Autograd key.  `kind`: "functional", "inplace", "inplace_view"
+    or "out"."""
     schema = op.schema
     env: dict[str, Any] = {
         "_redispatch": op.redispatch,
@@ -628,10 +637,10 @@ def autograd_kernel(op: OperatorHandle, spec: NodeSpec | None, kind: str) -> Cal
         raise RuntimeError("{base}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.")
     return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})"""
     else:
-        inplace = kind == "inplace"
+        mode = {"functional": FUNCTIONAL, "inplace": INPLACE, "inplace_view": INPLACE_VIEW}[kind]
         body = f"""
     if _grad_enabled() and ({terms}):
-        return _record(_spec, _ks_, {values}, lambda _k: _redispatch(_k, {call_args}), {inplace})
+        return _record(_spec, _ks_, {values}, lambda _k: _redispatch(_k, {call_args}), {mode})
     return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})"""
     source = f"def autograd_kernel(_ks_, {params}):{body}\n"
     exec(compile(source, f"<autograd kernel {schema.qualified_overload}>", "exec"), env)
@@ -742,6 +751,7 @@ def register_autograd(entries: Sequence[DerivativeEntry], source: str) -> Librar
     served = match_entries(entries, NATIVE, source)
     lib = Library("aten", "IMPL")
     d = dispatcher()
+    view_signatures = {_signature(f.schema) for f in NATIVE if _is_view(f.schema)}
     for f in NATIVE:
         if _is_composite_implicit(f) or not _tensor_args(f.schema):
             continue
@@ -753,7 +763,10 @@ def register_autograd(entries: Sequence[DerivativeEntry], source: str) -> Librar
                 if spec.differentiable:
                     lib.impl(op, autograd_kernel(op, spec, "out"), "Autograd", with_keyset=True)
             else:
-                kind = "inplace" if f.schema.is_mutable else "functional"
+                if not f.schema.is_mutable:
+                    kind = "functional"
+                else:
+                    kind = "inplace_view" if _signature(f.schema) in view_signatures else "inplace"
                 lib.impl(op, autograd_kernel(op, spec, kind), "Autograd", with_keyset=True)
         if f.schema.is_mutable:
             lib.impl(op, inplace_kernel(op), "ADInplaceOrView", with_keyset=True)

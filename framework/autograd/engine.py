@@ -173,7 +173,7 @@ def execute(
     AccumulateGrad nodes among them run)."""
     graph_root = GraphRoot(tuple(roots), root_grads)
     dependencies: dict[Node, int] = {}
-    seen = {graph_root}
+    seen: set[Node] = {graph_root}
     stack: list[Node] = [graph_root]
     while stack:
         node = stack.pop()
@@ -293,7 +293,7 @@ def _as_sequence(value: Tensor | Sequence[Tensor] | None) -> list[Tensor] | None
 
 
 def _root_edges(outputs: Sequence[Tensor]) -> list[Edge | None]:
-    edges = []
+    edges: list[Edge | None] = []
     for i, out in enumerate(outputs):
         edge = gradient_edge(out)
         if edge is None:

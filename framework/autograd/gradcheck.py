@@ -45,7 +45,7 @@ def _has_overlap(t: Tensor) -> bool:
 
     if t.numel() == 0:
         return False
-    return any(st == 0 and n > 1 for n, st in zip(t.shape, t.stride(), strict=True)) or has_internal_overlap(t._impl)
+    return any(st == 0 and n > 1 for n, st in zip(t.shape, t._impl.strides, strict=True)) or has_internal_overlap(t._impl)
 
 
 def _numerical(
@@ -78,7 +78,7 @@ def _analytical(outputs: Sequence[Tensor], diff: list[Tensor]) -> list[list[npt.
         if not out.requires_grad:
             continue
         for k in range(out.numel()):
-            seed = framework.zeros_like(out)
+            seed = framework.zeros(out.shape, dtype=out.dtype, device=out.device)
             seed.view(-1)[k] = 1
             grads = autograd_grad(out, diff, seed, retain_graph=True, allow_unused=True)
             for i, g in enumerate(grads):

@@ -276,7 +276,7 @@ def gradient_edge(tensor: Tensor) -> Edge | None:
     meta = impl.autograd_meta
     if meta is None:
         return None
-    fn = meta.grad_fn if type(meta) is AutogradMeta else grad_fn_of(impl)  # type: ignore[attr-defined]
+    fn = meta.grad_fn if type(meta) is AutogradMeta else grad_fn_of(impl)
     if fn is not None:
         return (fn, meta.output_nr)  # type: ignore[attr-defined]
     if meta.requires_grad:  # type: ignore[attr-defined]
