@@ -158,7 +158,10 @@ def main() -> None:
         print(f"{name:40} {ours:13.2f} {theirs_text} {ratio}  {target}")
     print()
     print(f"MLP 784-256-10, batch 128, fwd+bwd (losses: framework {fw_loss:.6f}, numpy {np_loss:.6f})")
-    print(f"  framework {times[0]:9.1f} us   numpy by hand {times[1]:9.1f} us   ratio {times[0] / times[1]:.3f}x (target <= 1.05x)")
+    print(
+        f"  framework {times[0]:9.1f} us   numpy by hand {times[1]:9.1f} us   "
+        f"ratio {times[0] / times[1]:.3f}x (target <= 1.05x)"
+    )
     if torch is not None:
         print(f"  torch     {times[2]:9.1f} us   framework / torch {times[0] / times[2]:.3f}x")
     grads_ok = all(
@@ -173,8 +176,10 @@ def main() -> None:
     live = allocator.live_bytes
     needed = 2 * sum(p.numel() * p.element_size() for p in params)
     print()
-    print(f"live bytes after backward: {live} (parameters + grads: {needed}; the rest is the inputs "
-          f"x, y and other tensors of this script: {live - needed})")
+    print(
+        f"live bytes after backward: {live} (parameters + grads: {needed}; the rest is the inputs "
+        f"x, y and other tensors of this script: {live - needed})"
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,14 @@ from framework._generated.functions import *  # noqa: F403
 from framework._tensor import Tensor, from_numpy
 from framework._tensor_new import tensor
 from framework._tensor_str import get_printoptions, printoptions, set_printoptions
+from framework.autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from framework.c10.device import Device as device
 from framework.c10.device import (
     Layout,
@@ -37,14 +45,6 @@ from framework.c10.dtypes import (
     set_default_dtype,
     uint8,
 )
-from framework.autograd import (
-    enable_grad,
-    inference_mode,
-    is_grad_enabled,
-    is_inference_mode_enabled,
-    no_grad,
-    set_grad_enabled,
-)
 from framework.library import Library
 from framework.random import (
     Generator,
@@ -55,10 +55,15 @@ from framework.random import (
     seed,
     set_rng_state,
 )
+from framework.serialization import load, save
 
 framework.ops._api_runtime.build(framework.ops._native.NATIVE)
 
 import framework.autograd.derivatives  # noqa: E402  (its kernels use the API built above)
+from framework import autograd as autograd  # noqa: E402
+from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
+from framework import optim as optim  # noqa: E402
+from framework import utils as utils  # noqa: E402
 
 cfloat = complex64
 cdouble = complex128
@@ -75,6 +80,7 @@ __all__ = [
     "Library",
     "MemoryFormat",
     "Tensor",
+    "autograd",
     "bool",
     "can_cast",
     "cdouble",
@@ -106,13 +112,17 @@ __all__ = [
     "int64",
     "is_grad_enabled",
     "is_inference_mode_enabled",
+    "load",
     "long",
     "manual_seed",
+    "nn",
     "no_grad",
     "ops",
+    "optim",
     "preserve_format",
     "printoptions",
     "promote_types",
+    "save",
     "seed",
     "set_default_dtype",
     "set_grad_enabled",
@@ -122,4 +132,5 @@ __all__ = [
     "strided",
     "tensor",
     "uint8",
+    "utils",
 ]

@@ -19,6 +19,8 @@ class MethodParser(Protocol):
     def tensor_handle(self) -> Handle | None: ...
     @property
     def scalar_handle(self) -> Handle | None: ...
+    @property
+    def numbers_as_tensors(self) -> bool: ...
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], self_: Any = None) -> Any: ...
 
@@ -42,13 +44,18 @@ def operator(name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
     def binary(self: Any, other: Any) -> Any:
         parser = METHOD_PARSERS[name]
         if reflected:
+            if not isinstance(other, (int, float, complex)):
+                return NotImplemented
             return parser.call((self,), {}, _wrap(other, self))
         # The common cases skip argument parsing: a tensor, or a Python number.
         other_type = type(other)
         if other_type is type(self) and parser.tensor_handle is not None:
             return parser.tensor_handle.call(self, other)
-        if (other_type is int or other_type is float) and parser.scalar_handle is not None:
-            return parser.scalar_handle.call(self, other)
+        if other_type is int or other_type is float:
+            if parser.scalar_handle is not None:
+                return parser.scalar_handle.call(self, other)
+            if parser.numbers_as_tensors and parser.tensor_handle is not None:
+                return parser.tensor_handle.call(self, _wrap(other, self))
         return parser.call((other,), {}, self)
 
     binary.__name__ = binary.__qualname__ = name
@@ -57,6 +64,6 @@ def operator(name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
 
 def _wrap(value: Any, like: Any) -> Any:
     """A Python number as a zero-dim tensor (PyTorch's wrapped number) for reflected operators."""
-    from framework.ops._api_runtime import scalar_tensor
+    from framework.ops._python_args import wrapped_number
 
-    return scalar_tensor(value, like)
+    return wrapped_number(value, like.device)

@@ -250,7 +250,9 @@ class Tensor(TensorMethods):
 
     def _array(self) -> npt.NDArray[Any]:
         if self.requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
         return self._impl.numpy_view()
 
     def __array__(self, dtype: Any = None, copy: builtins.bool | None = None) -> npt.NDArray[Any]:
@@ -307,6 +309,35 @@ class Tensor(TensorMethods):
 
     def bool(self) -> Tensor:
         return self.to(bool_)
+
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """The generated `to` overloads, plus PyTorch's Python-only `to(device, dtype=None,
+        non_blocking=False, copy=False)` form with a positional device."""
+        if args and isinstance(args[0], (str, Device)):
+            options = dict(zip(("device", "dtype", "non_blocking", "copy"), args, strict=False))
+            return super().to(**options, **kwargs)
+        return super().to(*args, **kwargs)
+
+    def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
+        """A copy with its own memory, `requires_grad` and (copied) `.grad`; graph leaves only."""
+        if not self.is_leaf:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                "because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        done = memo.get(id(self))
+        if done is not None:
+            return done  # type: ignore[no-any-return]
+        new = self.detach().clone()
+        memo[id(self)] = new
+        if self.requires_grad:
+            new.requires_grad_()
+        grad = variable.grad(self)
+        if grad is not None:
+            new.grad = grad.__deepcopy__(memo)
+        return new
 
     def cpu(self) -> Tensor:
         return self.to(device="cpu")

@@ -3,10 +3,15 @@ tensors as PyTorch gives them."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from framework._tensor import Tensor, from_numpy
 from framework.c10 import generator as _rng
 from framework.c10.dtypes import uint8
-from framework.c10.generator import Generator, default_generator, initial_seed, manual_seed, seed
+from framework.c10.generator import Generator, initial_seed, manual_seed, seed
+
+default_generator: Final = _rng.default_generator()
+"""The process-wide CPU generator (`torch.default_generator`), a `Generator` object."""
 
 
 def get_rng_state() -> Tensor:

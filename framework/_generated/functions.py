@@ -5,14 +5,21 @@
 
 from framework.ops._api_runtime import function
 
+_adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
+_adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
+_log_softmax = function("_log_softmax")
+_log_softmax_backward_data = function("_log_softmax_backward_data")
 _reshape_alias = function("_reshape_alias")
 _reshape_copy = function("_reshape_copy")
+_softmax = function("_softmax")
+_softmax_backward_data = function("_softmax_backward_data")
 _to_copy = function("_to_copy")
 _unsafe_view = function("_unsafe_view")
 abs = function("abs")
 abs_ = function("abs_")
 acos = function("acos")
 acos_ = function("acos_")
+adaptive_avg_pool2d = function("adaptive_avg_pool2d")
 add = function("add")
 addcdiv = function("addcdiv")
 addcmul = function("addcmul")
@@ -31,6 +38,12 @@ asin_ = function("asin_")
 atan = function("atan")
 atan2 = function("atan2")
 atan_ = function("atan_")
+avg_pool2d = function("avg_pool2d")
+avg_pool2d_backward = function("avg_pool2d_backward")
+batch_norm = function("batch_norm")
+binary_cross_entropy = function("binary_cross_entropy")
+binary_cross_entropy_backward = function("binary_cross_entropy_backward")
+binary_cross_entropy_with_logits = function("binary_cross_entropy_with_logits")
 bitwise_and = function("bitwise_and")
 bitwise_not = function("bitwise_not")
 bitwise_not_ = function("bitwise_not_")
@@ -48,16 +61,25 @@ clamp_max_ = function("clamp_max_")
 clamp_min = function("clamp_min")
 clamp_min_ = function("clamp_min_")
 clone = function("clone")
+constant_pad_nd = function("constant_pad_nd")
+conv1d = function("conv1d")
+conv2d = function("conv2d")
+convolution = function("convolution")
+convolution_backward = function("convolution_backward")
 copy = function("copy")
 cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
 cosh_ = function("cosh_")
+cross_entropy_loss = function("cross_entropy_loss")
 cumprod = function("cumprod")
 cumsum = function("cumsum")
 diagonal = function("diagonal")
 div = function("div")
 dot = function("dot")
+dropout = function("dropout")
+embedding = function("embedding")
+embedding_dense_backward = function("embedding_dense_backward")
 empty = function("empty")
 empty_like = function("empty_like")
 empty_strided = function("empty_strided")
@@ -78,6 +100,9 @@ full = function("full")
 full_like = function("full_like")
 gather = function("gather")
 ge = function("ge")
+gelu = function("gelu")
+gelu_ = function("gelu_")
+gelu_backward = function("gelu_backward")
 ger = function("ger")
 gt = function("gt")
 imag = function("imag")
@@ -88,8 +113,11 @@ index_select = function("index_select")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
+l1_loss = function("l1_loss")
+layer_norm = function("layer_norm")
 le = function("le")
 lerp = function("lerp")
+linear = function("linear")
 linspace = function("linspace")
 log = function("log")
 log10 = function("log10")
@@ -99,6 +127,7 @@ log1p_ = function("log1p_")
 log2 = function("log2")
 log2_ = function("log2_")
 log_ = function("log_")
+log_softmax = function("log_softmax")
 logical_and = function("logical_and")
 logical_not = function("logical_not")
 logical_not_ = function("logical_not_")
@@ -110,6 +139,9 @@ masked_fill = function("masked_fill")
 masked_select = function("masked_select")
 matmul = function("matmul")
 max = function("max")
+max_pool2d = function("max_pool2d")
+max_pool2d_with_indices = function("max_pool2d_with_indices")
+max_pool2d_with_indices_backward = function("max_pool2d_with_indices_backward")
 maximum = function("maximum")
 mean = function("mean")
 min = function("min")
@@ -117,12 +149,24 @@ minimum = function("minimum")
 mm = function("mm")
 moveaxis = function("moveaxis")
 movedim = function("movedim")
+mse_loss = function("mse_loss")
+mse_loss_backward = function("mse_loss_backward")
 mul = function("mul")
 mv = function("mv")
 narrow = function("narrow")
+native_batch_norm = function("native_batch_norm")
+native_batch_norm_backward = function("native_batch_norm_backward")
+native_dropout = function("native_dropout")
+native_dropout_backward = function("native_dropout_backward")
+native_layer_norm = function("native_layer_norm")
+native_layer_norm_backward = function("native_layer_norm_backward")
 ne = function("ne")
 neg = function("neg")
 neg_ = function("neg_")
+nll_loss = function("nll_loss")
+nll_loss_backward = function("nll_loss_backward")
+nll_loss_forward = function("nll_loss_forward")
+nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
 ones = function("ones")
@@ -141,9 +185,13 @@ randperm = function("randperm")
 real = function("real")
 reciprocal = function("reciprocal")
 reciprocal_ = function("reciprocal_")
+reflection_pad2d = function("reflection_pad2d")
+reflection_pad2d_backward = function("reflection_pad2d_backward")
 relu = function("relu")
 relu_ = function("relu_")
 remainder = function("remainder")
+replication_pad2d = function("replication_pad2d")
+replication_pad2d_backward = function("replication_pad2d_backward")
 reshape = function("reshape")
 roll = function("roll")
 round = function("round")
@@ -158,11 +206,15 @@ sigmoid = function("sigmoid")
 sigmoid_ = function("sigmoid_")
 sign = function("sign")
 sign_ = function("sign_")
+silu = function("silu")
+silu_ = function("silu_")
+silu_backward = function("silu_backward")
 sin = function("sin")
 sin_ = function("sin_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+softmax = function("softmax")
 split = function("split")
 split_with_sizes = function("split_with_sizes")
 sqrt = function("sqrt")
@@ -196,14 +248,21 @@ zeros = function("zeros")
 zeros_like = function("zeros_like")
 
 __all__ = [
+    "_adaptive_avg_pool2d",
+    "_adaptive_avg_pool2d_backward",
+    "_log_softmax",
+    "_log_softmax_backward_data",
     "_reshape_alias",
     "_reshape_copy",
+    "_softmax",
+    "_softmax_backward_data",
     "_to_copy",
     "_unsafe_view",
     "abs",
     "abs_",
     "acos",
     "acos_",
+    "adaptive_avg_pool2d",
     "add",
     "addcdiv",
     "addcmul",
@@ -222,6 +281,12 @@ __all__ = [
     "atan",
     "atan2",
     "atan_",
+    "avg_pool2d",
+    "avg_pool2d_backward",
+    "batch_norm",
+    "binary_cross_entropy",
+    "binary_cross_entropy_backward",
+    "binary_cross_entropy_with_logits",
     "bitwise_and",
     "bitwise_not",
     "bitwise_not_",
@@ -239,16 +304,25 @@ __all__ = [
     "clamp_min",
     "clamp_min_",
     "clone",
+    "constant_pad_nd",
+    "conv1d",
+    "conv2d",
+    "convolution",
+    "convolution_backward",
     "copy",
     "cos",
     "cos_",
     "cosh",
     "cosh_",
+    "cross_entropy_loss",
     "cumprod",
     "cumsum",
     "diagonal",
     "div",
     "dot",
+    "dropout",
+    "embedding",
+    "embedding_dense_backward",
     "empty",
     "empty_like",
     "empty_strided",
@@ -269,6 +343,9 @@ __all__ = [
     "full_like",
     "gather",
     "ge",
+    "gelu",
+    "gelu_",
+    "gelu_backward",
     "ger",
     "gt",
     "imag",
@@ -279,8 +356,11 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "l1_loss",
+    "layer_norm",
     "le",
     "lerp",
+    "linear",
     "linspace",
     "log",
     "log10",
@@ -290,6 +370,7 @@ __all__ = [
     "log2",
     "log2_",
     "log_",
+    "log_softmax",
     "logical_and",
     "logical_not",
     "logical_not_",
@@ -301,6 +382,9 @@ __all__ = [
     "masked_select",
     "matmul",
     "max",
+    "max_pool2d",
+    "max_pool2d_with_indices",
+    "max_pool2d_with_indices_backward",
     "maximum",
     "mean",
     "min",
@@ -308,12 +392,24 @@ __all__ = [
     "mm",
     "moveaxis",
     "movedim",
+    "mse_loss",
+    "mse_loss_backward",
     "mul",
     "mv",
     "narrow",
+    "native_batch_norm",
+    "native_batch_norm_backward",
+    "native_dropout",
+    "native_dropout_backward",
+    "native_layer_norm",
+    "native_layer_norm_backward",
     "ne",
     "neg",
     "neg_",
+    "nll_loss",
+    "nll_loss_backward",
+    "nll_loss_forward",
+    "nll_loss_nd",
     "nonzero",
     "norm",
     "ones",
@@ -332,9 +428,13 @@ __all__ = [
     "real",
     "reciprocal",
     "reciprocal_",
+    "reflection_pad2d",
+    "reflection_pad2d_backward",
     "relu",
     "relu_",
     "remainder",
+    "replication_pad2d",
+    "replication_pad2d_backward",
     "reshape",
     "roll",
     "round",
@@ -349,11 +449,15 @@ __all__ = [
     "sigmoid_",
     "sign",
     "sign_",
+    "silu",
+    "silu_",
+    "silu_backward",
     "sin",
     "sin_",
     "sinh",
     "sinh_",
     "slice",
+    "softmax",
     "split",
     "split_with_sizes",
     "sqrt",

@@ -7,7 +7,6 @@ from framework.autograd import graph as graph
 from framework.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from framework.autograd.engine import backward, grad
 from framework.autograd.function import Function, FunctionCtx, once_differentiable
-from framework.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from framework.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -16,6 +15,7 @@ from framework.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from framework.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from framework.autograd.variable import AutogradMeta, make_variable
 
 __all__ = [

@@ -35,8 +35,9 @@ from framework.autograd.variable import (
     set_view_replay,
 )
 from framework.c10.autograd_state import grad_mode, is_inference_mode_enabled
+from framework.c10.dispatch._codegen import param_name, python_default
 from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
-from framework.c10.dispatch.schema import Argument, FunctionSchema, TensorKind, parse_schema, tensor_kind
+from framework.c10.dispatch.schema import Argument, FunctionSchema, TensorKind, tensor_kind
 from framework.c10.dispatch_key import (
     AFTER_AD_INPLACE_OR_VIEW_KEYS,
     AFTER_AUTOGRAD_KEYS,
@@ -44,7 +45,6 @@ from framework.c10.dispatch_key import (
     DispatchKey,
     DispatchKeySet,
 )
-from framework.c10.dispatch._codegen import param_name, python_default
 from framework.c10.local_dispatch_key_set import get_local_keys, local_keys
 from framework.library import Library
 from framework.ops._native import NATIVE, LineLoader, NativeFunction
@@ -150,7 +150,9 @@ def parse_derivatives(text: str, source: str, namespace: dict[str, Any]) -> list
             )
         schema = function.schema
         if text_schema in seen:
-            raise DerivativesError(f"{where}: {schema.qualified_overload} already has an entry (line {seen[text_schema]})")
+            raise DerivativesError(
+                f"{where}: {schema.qualified_overload} already has an entry (line {seen[text_schema]})"
+            )
         seen[text_schema] = line
         entries.append(_parse_entry(item, schema, where, line, namespace, counts))
     return entries
@@ -186,7 +188,9 @@ def _parse_entry(
         try:
             tree = ast.parse(formula, mode="eval")
         except SyntaxError as e:
-            raise DerivativesError(f"{where}: {op}: the formula for {key!r} is not a Python expression: {e.msg}") from None
+            raise DerivativesError(
+                f"{where}: {op}: the formula for {key!r} is not a Python expression: {e.msg}"
+            ) from None
         bound = _bound_names(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and node.id not in allowed and node.id not in bound:
@@ -213,7 +217,9 @@ def _parse_entry(
     index = counts.get(base, 0)
     counts[base] = index + 1
     node_name = str(item.get("node_name") or f"{_camel(base)}Backward{index}")
-    return DerivativeEntry(schema, line, tuple(formulas), frozenset(non_differentiable), outputs_diff, node_name)
+    return DerivativeEntry(
+        schema, line, tuple(formulas), frozenset(non_differentiable), outputs_diff, node_name
+    )
 
 
 # --- which operators need an entry ------------------------------------------------------------
@@ -354,9 +360,10 @@ class FormulaNode(Node):
                         v.release()
 
 
-def _materialize(node: Node, grads: list[Any]) -> list[Any]:
-    """Zeros for the outputs that received no gradient (a node with several outputs)."""
-    out = list(grads)
+def _materialize(node: Node, grads: list[Any], n_outputs: int) -> list[Any]:
+    """One gradient per forward output (None for a non-differentiable one), zeros for the
+    differentiable outputs that received none (a node with several outputs)."""
+    out = list(grads) + [None] * (n_outputs - len(grads))
     for i, metadata in enumerate(node.input_metadata):
         if i < len(out) and out[i] is None and metadata is not None:
             out[i] = framework.zeros(metadata.shape, dtype=metadata.dtype, device=metadata.device)
@@ -393,7 +400,9 @@ def _saved(names: Sequence[tuple[int, str, bool]], reads: dict[str, bool]) -> tu
 def build_node_spec(entry: DerivativeEntry, namespace: dict[str, Any], source: str) -> NodeSpec:
     """The node class of an entry (its `apply` generated from the formulas) and what to save."""
     schema = entry.schema
-    inputs = tuple((i, tensor_kind(a.type)) for i, a in _tensor_args(schema) if a.name not in entry.non_differentiable)
+    inputs = tuple(
+        (i, tensor_kind(a.type)) for i, a in _tensor_args(schema) if a.name not in entry.non_differentiable
+    )
     formula_of = dict(entry.formulas)
     arg_names = {a.name for a in schema.arguments}
     outputs = _output_names(schema)
@@ -424,7 +433,7 @@ def build_node_spec(entry: DerivativeEntry, namespace: dict[str, Any], source: s
         lines += [
             "    if all(g is None for g in grads):",
             "        return [None] * len(_node.needs)",
-            "    grads = _materialize(_node, grads)",
+            f"    grads = _materialize(_node, grads, {0 if list_output else n_outputs})",
             f"    grad = grads[{first}]",
         ]
     lines.append("    _s = _node.saved")
@@ -438,7 +447,6 @@ def build_node_spec(entry: DerivativeEntry, namespace: dict[str, Any], source: s
             lines.append(f"    {local} = _s[{k}]")
     lines += ["    _needs = _node.needs", "    _out = [None] * len(_needs)"]
     has_lists = any(kind in list_kinds for _, kind in inputs)
-    slot = 0
     for position, (index, kind) in enumerate(inputs):
         name = schema.arguments[index].name
         formula = formula_of[name]
@@ -452,9 +460,8 @@ def build_node_spec(entry: DerivativeEntry, namespace: dict[str, Any], source: s
                 "                _out[_k] = _vals[_k - _a]",
             ]
         else:
-            at = f"_node.spans[{position}][0]" if has_lists else str(slot)
+            at = f"_node.spans[{position}][0]" if has_lists else str(position)
             lines += [f"    if _needs[{at}]:", f"        _out[{at}] = ({formula})"]
-        slot += 1
     lines.append("    return _out")
     env = dict(namespace)
     env["_materialize"] = _materialize
@@ -477,6 +484,8 @@ def build_node_spec(entry: DerivativeEntry, namespace: dict[str, Any], source: s
 
 
 def _differentiable_dtype(tensor: Any) -> bool:
+    if tensor is None:
+        return False
     d = tensor._impl.dtype
     return bool(d.is_floating_point or d.is_complex)
 
@@ -500,7 +509,9 @@ INPLACE: Final = 1
 INPLACE_VIEW: Final = 2
 
 
-def record(spec: NodeSpec, ks: DispatchKeySet, values: list[Any], call: Callable[[DispatchKeySet], Any], mode: int) -> Any:
+def record(
+    spec: NodeSpec, ks: DispatchKeySet, values: list[Any], call: Callable[[DispatchKeySet], Any], mode: int
+) -> Any:
     """The Autograd kernel's work when an input requires grad and grad mode is on.  `mode`:
     FUNCTIONAL, INPLACE (`self` changes and its history is rebased, through its base for a view)
     or INPLACE_VIEW (`self`'s geometry changes: it becomes the node's output, as a view would)."""
@@ -574,7 +585,8 @@ def _requires_grad_terms(schema: FunctionSchema, args: Iterable[int]) -> str:
             terms.append(f"((_m := {name}._impl.autograd_meta) is not None and _m.requires_grad)")
         elif kind is TensorKind.OPTIONAL_TENSOR:
             terms.append(
-                f"({name} is not None and (_m := {name}._impl.autograd_meta) is not None and _m.requires_grad)"
+                f"({name} is not None and (_m := {name}._impl.autograd_meta) is not None"
+                " and _m.requires_grad)"
             )
         else:
             terms.append(f"_any_requires_grad({name})")
@@ -621,6 +633,7 @@ def autograd_kernel(op: OperatorHandle, spec: NodeSpec | None, kind: str) -> Cal
         "_any_requires_grad": _any_requires_grad,
         "_record": record,
         "_spec": spec,
+        "_OUT_ERROR": _OUT_ERROR,
     }
     params, call_args, values = _parameters(schema, env)
     if kind == "out":
@@ -634,7 +647,7 @@ def autograd_kernel(op: OperatorHandle, spec: NodeSpec | None, kind: str) -> Cal
     if kind == "out":
         body = f"""
     if _grad_enabled() and ({terms}):
-        raise RuntimeError("{base}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.")
+        raise RuntimeError(_OUT_ERROR.format("{base}"))
     return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})"""
     else:
         mode = {"functional": FUNCTIONAL, "inplace": INPLACE, "inplace_view": INPLACE_VIEW}[kind]
@@ -660,6 +673,10 @@ def _arg_getter(schema: FunctionSchema, index: int) -> Callable[[tuple[Any, ...]
     return lambda args, kwargs: args[index]
 
 
+_OUT_ERROR: Final = (
+    "{}(): functions with out=... arguments don't support automatic differentiation, but one of the "
+    "arguments requires grad."
+)
 _INFERENCE_INPLACE: Final = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to "
     "get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for "
@@ -683,7 +700,9 @@ def inplace_kernel(op: OperatorHandle) -> Callable[..., Any]:
             for t in written:
                 if is_inference(t._impl):
                     raise RuntimeError(_INFERENCE_INPLACE)
-        result = _below_autograd(lambda k: redispatch(k, *args, **kwargs), _ks(ks.repr & _AFTER_AD_INPLACE_OR_VIEW_BITS))
+        result = _below_autograd(
+            lambda k: redispatch(k, *args, **kwargs), _ks(ks.repr & _AFTER_AD_INPLACE_OR_VIEW_BITS)
+        )
         for t in written:
             t._impl.version_counter.version += 1
         return result
@@ -697,7 +716,9 @@ def view_kernel(op: OperatorHandle) -> Callable[..., Any]:
     multi = str(op.schema.returns[0].type) == "Tensor[]"
 
     def ad_view(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        result = _below_autograd(lambda k: redispatch(k, *args, **kwargs), _ks(ks.repr & _AFTER_AD_INPLACE_OR_VIEW_BITS))
+        result = _below_autograd(
+            lambda k: redispatch(k, *args, **kwargs), _ks(ks.repr & _AFTER_AD_INPLACE_OR_VIEW_BITS)
+        )
         base = args[0]
         if not is_inference(base._impl):
             for view in result if multi else (result,):

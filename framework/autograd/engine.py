@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from framework.autograd import anomaly_mode
-from framework.autograd.graph import Edge, GraphRoot, Grads, InputMetadata, Node
+from framework.autograd.graph import Edge, Grads, GraphRoot, InputMetadata, Node
 from framework.autograd.variable import AccumulateGrad, gradient_edge, requires_grad
 from framework.c10 import autograd_state
 
@@ -35,7 +35,9 @@ def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
     if tensor.shape == shape:
         return tensor
     lead = tensor.dim() - len(shape)
-    dims = list(range(lead)) + [lead + i for i, s in enumerate(shape) if s == 1 and tensor.shape[lead + i] != 1]
+    dims = list(range(lead)) + [
+        lead + i for i, s in enumerate(shape) if s == 1 and tensor.shape[lead + i] != 1
+    ]
     out = tensor.sum(dims, keepdim=True) if dims else tensor
     return out.view(shape) if lead else out
 
@@ -116,9 +118,7 @@ def _check_hook_result(hook: object, old: Tensor, new: Tensor) -> None:
             f"{type_string(new._impl)})"
         )
     if new.device != old.device:
-        raise RuntimeError(
-            f"hook '{name}' has changed the type of value (was {old.device} got {new.device})"
-        )
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {old.device} got {new.device})")
 
 
 def _call_hooks(node: Node, grads: Grads) -> Grads:
@@ -205,10 +205,11 @@ def execute(
                 grads = _call_hooks(node, grads)
             capture = captures.get(node)
             if capture is not None:
+                assert needed is not None
                 for nr, index in capture:
                     captured[index] = grads[nr] if nr < len(grads) else None
                 runs = (accumulate_grad and type(node) is AccumulateGrad) or any(
-                    e is not None and e[0] in needed for e in node.next_edges  # type: ignore[operator]
+                    e is not None and e[0] in needed for e in node.next_edges
                 )
                 if not runs:
                     continue
@@ -355,7 +356,10 @@ def grad(
     if allow_unused is None:
         allow_unused = materialize_grads
     elif materialize_grads and not allow_unused:
-        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.")
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+            "allow_unused=False."
+        )
     keep_graph = create_graph if retain_graph is None else retain_graph
     captured = execute(_root_edges(out_list), grads, keep_graph, create_graph, _input_edges(in_list), False)
     result: list[Tensor | None] = []

@@ -135,9 +135,7 @@ class Function:
 
     @staticmethod
     def forward(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(
-            "You must implement the forward function for custom autograd.Function."
-        )
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
@@ -162,7 +160,9 @@ class Function:
         needs = tuple(grad_on and isinstance(a, Tensor) and requires_grad(a) for a in args)
         node._is_tensor_input = is_tensor
         node.needs_input_grad = needs
-        node.next_edges = tuple(gradient_edge(a) if needs[i] else None for i, a in enumerate(args) if is_tensor[i])
+        node.next_edges = tuple(
+            gradient_edge(a) if needs[i] else None for i, a in enumerate(args) if is_tensor[i]
+        )
         custom_setup = cls.setup_context is not Function.setup_context
         token = autograd_state.grad_mode.set(False)
         try:

@@ -174,4 +174,3 @@ class inference_mode(_DecoratorContextManager):
             autograd_state.grad_mode.reset(grad)
             autograd_state.inference_mode.reset(inference)
             self._tokens = None
-

@@ -37,7 +37,10 @@ def _as_tuple(inputs: Any) -> tuple[Any, ...]:
 
 
 def _values(outputs: Sequence[Tensor]) -> list[npt.NDArray[Any]]:
-    return [np.array(o._impl.numpy_view(), dtype=np.float64 if not o.dtype.is_complex else np.complex128) for o in outputs]
+    return [
+        np.array(o._impl.numpy_view(), dtype=np.float64 if not o.dtype.is_complex else np.complex128)
+        for o in outputs
+    ]
 
 
 def _has_overlap(t: Tensor) -> bool:
@@ -45,7 +48,9 @@ def _has_overlap(t: Tensor) -> bool:
 
     if t.numel() == 0:
         return False
-    return any(st == 0 and n > 1 for n, st in zip(t.shape, t._impl.strides, strict=True)) or has_internal_overlap(t._impl)
+    return any(
+        st == 0 and n > 1 for n, st in zip(t.shape, t._impl.strides, strict=True)
+    ) or has_internal_overlap(t._impl)
 
 
 def _numerical(
@@ -66,7 +71,9 @@ def _numerical(
             array[index] = original
             for o in range(n_outputs):
                 columns[o].append(((plus[o] - minus[o]) / (2 * eps)).reshape(-1))
-        jacobians.append([np.stack(c) if c else np.zeros((0, size)) for c, size in zip(columns, sizes, strict=True)])
+        jacobians.append(
+            [np.stack(c) if c else np.zeros((0, size)) for c, size in zip(columns, sizes, strict=True)]
+        )
     return jacobians
 
 
@@ -84,7 +91,9 @@ def _analytical(outputs: Sequence[Tensor], diff: list[Tensor]) -> list[list[npt.
             for i, g in enumerate(grads):
                 if g is not None:
                     if g.shape != diff[i].shape:
-                        raise GradcheckError(f"Gradient has shape mismatch: {list(g.shape)} vs {list(diff[i].shape)}")
+                        raise GradcheckError(
+                            f"Gradient has shape mismatch: {list(g.shape)} vs {list(diff[i].shape)}"
+                        )
                     jacobians[i][o][:, k] = np.asarray(g._impl.numpy_view(), dtype=np.float64).reshape(-1)
     return jacobians
 
@@ -131,7 +140,14 @@ def gradcheck(
                 "call .contiguous on the input before passing it to gradcheck."
             )
     outputs = _tensors(func(*args))
-    numerical = _numerical(func, args, diff, [o.numel() for o in outputs], eps)
+    differentiable = [i for i, o in enumerate(outputs) if o.requires_grad]
+    outputs = tuple(outputs[i] for i in differentiable)
+
+    def differentiable_outputs(*values: Any) -> tuple[Tensor, ...]:
+        produced = _tensors(func(*values))
+        return tuple(produced[i] for i in differentiable)
+
+    numerical = _numerical(differentiable_outputs, args, diff, [o.numel() for o in outputs], eps)
     analytical = _analytical(outputs, diff)
     for i in range(len(diff)):
         for o in range(len(outputs)):
@@ -143,7 +159,7 @@ def gradcheck(
                     f"analytical:{framework.tensor(a, dtype=framework.float64)}\n",
                     raise_exception,
                 )
-    again = _analytical(_tensors(func(*args)), diff)
+    again = _analytical(differentiable_outputs(*args), diff)
     for i in range(len(diff)):
         for o in range(len(outputs)):
             if np.max(np.abs(again[i][o] - analytical[i][o]), initial=0.0) > nondet_tol:
@@ -197,7 +213,11 @@ def gradgradcheck(
         inner = values[:n_args]
         outs = [o for o in _tensors(func(*inner)) if o.requires_grad]
         grads = autograd_grad(
-            outs, [t for t in _flatten(inner) if t.requires_grad], list(values[n_args:]), create_graph=True, allow_unused=True
+            outs,
+            [t for t in _flatten(inner) if t.requires_grad],
+            list(values[n_args:]),
+            create_graph=True,
+            allow_unused=True,
         )
         return tuple(g for g in grads if g is not None)
 

@@ -270,9 +270,8 @@ class SavedVariable:
         impl = data._impl
         current = impl.version_counter.version
         if current != self._version:
-            from framework.autograd.variable import grad_fn_of
-
             from framework.autograd.anomaly_mode import is_anomaly_enabled
+            from framework.autograd.variable import grad_fn_of
 
             fn = saved_for if self._is_output else grad_fn_of(impl)
             which = (

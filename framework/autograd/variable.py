@@ -114,7 +114,9 @@ def set_requires_grad(tensor: Tensor, value: bool, factory: bool = False) -> Non
             else "only Tensors of floating point dtype can require gradients"
         )
     if value and is_inference(impl) and not is_inference_mode_enabled():
-        raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+        raise RuntimeError(
+            "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+        )
     meta = impl.autograd_meta
     if isinstance(meta, AutogradMeta) and grad_fn_of(impl) is not None:
         if value:
@@ -197,7 +199,9 @@ class AccumulateGrad(Node):
         meta = _meta(variable._impl)
         old = meta.grad
         if old is None:
-            meta.grad = new_grad.detach() if _can_steal(new_grad, variable) else _clone_like(new_grad, variable)
+            meta.grad = (
+                new_grad.detach() if _can_steal(new_grad, variable) else _clone_like(new_grad, variable)
+            )
         elif not is_grad_enabled():
             old.add_(new_grad)
         else:
@@ -334,7 +338,9 @@ def check_inplace(tensor: Tensor) -> None:
                 "you want the inplace to be tracked)."
             )
         if meta.requires_grad and grad_fn_of(meta.base._impl) is None and requires_grad(meta.base):
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place operation."
+            )
     if isinstance(meta, AutogradMeta) and meta.requires_grad and grad_fn_of(impl) is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
 

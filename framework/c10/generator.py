@@ -394,7 +394,7 @@ def _add_round_to_odd(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) ->
     return np.where(fix, (bits + step).view(np.float64), s)
 
 
-def _fma32(a: npt.NDArray[np.float32], b: Any, c: Any) -> npt.NDArray[np.float32]:
+def fma32(a: npt.NDArray[np.float32], b: Any, c: Any) -> npt.NDArray[np.float32]:
     """Element-wise ``fmaf(a, b, c)`` for float32 operands (arrays or scalars).
 
     Products of float32 values are exact in double precision; the double sum is rounded to odd
@@ -420,16 +420,18 @@ def _split(a: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDA
     return hi, a - hi
 
 
-def _fma64(a: npt.NDArray[np.float64], b: float, c: float) -> npt.NDArray[np.float64]:
-    """``fma(a, b, c)`` for a double array and double scalars, correctly rounded (Dekker's exact
-    product, then the three-term sum with its low part rounded to odd)."""
-    if c == 0.0:
+def fma64(
+    a: npt.NDArray[np.float64], b: float, c: float | npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """``fma(a, b, c)`` for a double array, a double scalar and a double scalar or array, correctly
+    rounded (Dekker's exact product, then the three-term sum with its low part rounded to odd)."""
+    if np.ndim(c) == 0 and c == 0.0:
         return a * b + c
     if b == 1.0:
         return a + c
     if abs(b) > 2.0**900:
         # Veltkamp's split would overflow; scaling by a power of two is exact.
-        return _fma64(a, b * 2.0**-128, c * 2.0**-128) * 2.0**128
+        return fma64(a, b * 2.0**-128, c * 2.0**-128) * 2.0**128
     bb = np.full_like(a, b)
     product = a * bb
     ah, al = _split(a)
@@ -491,7 +493,7 @@ def uniform(
             x64 = _unit_float64(gen, n)
         if low == 0.0 and high == 1.0:
             return x64
-        out64 = _fma64(x64, high - low, low)
+        out64 = fma64(x64, high - low, low)
         out64[out64 == high] = low
         return out64
     with gen._lock:
@@ -499,7 +501,7 @@ def uniform(
     if low == 0.0 and high == 1.0 and dt == np.float32:
         return x32
     low32, high32 = np.float32(low), np.float32(high)
-    out = _fma32(x32, high32 - low32, low32).astype(dt)
+    out = fma32(x32, high32 - low32, low32).astype(dt)
     out[out == dt.type(high32)] = dt.type(low32)
     return out
 
@@ -547,8 +549,8 @@ def _log_f32(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     z = m * m
     y = np.full_like(m, _LOG_POLY[0])
     for coeff in _LOG_POLY[1:]:
-        y = _fma32(y, m, coeff)
-    y = _fma32(y * m, z, exponent * _LOG_Q1)
+        y = fma32(y, m, coeff)
+    y = fma32(y * m, z, exponent * _LOG_Q1)
     # z / 2 and exponent * q2 are exact, so the kernel's FMAs for the last two terms round as these do.
     y = y - z * _F32(0.5)
     return (m + y) + exponent * _LOG_Q2
@@ -565,17 +567,17 @@ def _sincos_f32(x: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], np
     k = octant.astype(_F32)
     # k <= 8 here, so k times the two short leading parts of pi/4 is exact and needs no FMA.
     r = (x + k * _PI4_PARTS[0]) + k * _PI4_PARTS[1]
-    r = _fma32(k, _PI4_PARTS[2], r)
+    r = fma32(k, _PI4_PARTS[2], r)
     sin_negative = (octant & 4) != 0
     cos_negative = (~(octant - 2) & 4) != 0
     use_sin_poly = (octant & 2) == 0
     z = r * r
-    c = _fma32(np.full_like(z, _COS_POLY[0]), z, _COS_POLY[1])
-    c = _fma32(c, z, _COS_POLY[2])
-    c = _fma32(c * z, z, -(z * _F32(0.5))) + _F32(1)
-    s = _fma32(np.full_like(z, _SIN_POLY[0]), z, _SIN_POLY[1])
-    s = _fma32(s, z, _SIN_POLY[2])
-    s = _fma32(s * z, r, r)
+    c = fma32(np.full_like(z, _COS_POLY[0]), z, _COS_POLY[1])
+    c = fma32(c, z, _COS_POLY[2])
+    c = fma32(c * z, z, -(z * _F32(0.5))) + _F32(1)
+    s = fma32(np.full_like(z, _SIN_POLY[0]), z, _SIN_POLY[1])
+    s = fma32(s, z, _SIN_POLY[2])
+    s = fma32(s * z, r, r)
     sine = np.where(use_sin_poly, s, c)
     cosine = np.where(use_sin_poly, c, s)
     return np.where(sin_negative, -sine, sine), np.where(cos_negative, -cosine, cosine)
@@ -589,7 +591,7 @@ def _box_muller_f32(u: npt.NDArray[np.float32], mean: np.float32, std: np.float3
     out = np.stack([radius * cosine, radius * sine], axis=1).reshape(-1)
     if std == 1 and mean == 0:
         return out
-    return _fma32(out, std, mean)
+    return fma32(out, std, mean)
 
 
 def _box_muller_f64(u: npt.NDArray[np.float64], mean: float, std: float) -> npt.NDArray[np.float64]:
@@ -598,7 +600,7 @@ def _box_muller_f64(u: npt.NDArray[np.float64], mean: float, std: float) -> npt.
     radius = np.sqrt(-2.0 * np.log(1.0 - blocks[:, 0]))
     theta = (2.0 * math.pi) * blocks[:, 1]
     out = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
-    return _fma64(out, std, mean)
+    return fma64(out, std, mean)
 
 
 def _normal_scalar_path(gen: Generator, n: int) -> npt.NDArray[np.float64]:
@@ -648,7 +650,7 @@ def normal(
     if n < 16 or not contiguous:
         with gen._lock:
             values = _normal_scalar_path(gen, n)
-        values = _fma64(values, std, mean)
+        values = fma64(values, std, mean)
         return values.astype(np.float32).astype(dt) if dt == np.float16 else values.astype(dt)
     if dt == np.float64:
         with gen._lock:

@@ -7,21 +7,16 @@ generator (`python -m framework.ops.codegen`) writes the typed stubs from the sa
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
-import numpy as np
 
 from framework._method_table import METHOD_PARSERS
-from framework._tensor import Tensor
 from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
 from framework.c10.dispatch.schema import Argument, FunctionSchema
-from framework.c10.dtypes import float64
-from framework.c10.tensor_impl import TensorImpl
-from framework.ops._iter import Number, number_dtype
 from framework.ops._native import NativeFunction
-from framework.ops._python_args import PythonArgParser, PythonSignature
+from framework.ops._python_args import TENSOR_OPTIONS, PythonArgParser, PythonSignature, is_tensor
 
 
 @attrs.frozen
@@ -37,17 +32,35 @@ def _key(a: Argument) -> tuple[str, str, bool, object]:
     return (a.name, str(a.type), a.kwarg_only, a.default)
 
 
+def _arguments_key(args: Sequence[Argument]) -> tuple[tuple[str, str, bool, object], ...]:
+    """What a functional schema and its out= twin share: every argument but `out`, except that
+    a factory's TensorOptions arguments do not count (PyTorch's out= factories have none; the
+    Python binding takes them and checks them against `out`)."""
+    factory = not any(is_tensor(a) for a in args)
+    return tuple(_key(a) for a in args if not (factory and a.name in TENSOR_OPTIONS))
+
+
 def _out_twin_of(schema: FunctionSchema) -> tuple[tuple[Any, ...], str] | None:
     """For an out= schema (a single keyword-only `out`), the key of the functional twin."""
     outs = [a for a in schema.arguments if a.name == "out" and a.kwarg_only]
     if len(outs) != 1:
         return None
-    rest = tuple(_key(a) for a in schema.arguments if a.name != "out")
-    return rest, schema.name
+    return _arguments_key([a for a in schema.arguments if a.name != "out"]), schema.name
+
+
+SKIP_PYTHON_BINDINGS: Final = frozenset(
+    f"aten::{name}.{overload}"
+    for name in ("add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_")
+    for overload in ("Scalar", "Scalar_out", "Scalar_mode", "Scalar_mode_out")
+)
+"""Schemas PyTorch keeps out of the Python API: a Python number there becomes a wrapped-number
+tensor for the `.Tensor` overload (so `x * 2` records MulBackward0, as in PyTorch)."""
 
 
 def python_groups(functions: list[NativeFunction]) -> dict[str, list[Overload]]:
-    """Python name -> its overloads, out= schemas merged into their functional twins."""
+    """Python name -> its overloads, out= schemas merged into their functional twins (the
+    schemas of SKIP_PYTHON_BINDINGS left out)."""
+    functions = [f for f in functions if f.schema.qualified_overload not in SKIP_PYTHON_BINDINGS]
     outs: dict[tuple[tuple[Any, ...], str], FunctionSchema] = {}
     for f in functions:
         twin = _out_twin_of(f.schema)
@@ -57,7 +70,7 @@ def python_groups(functions: list[NativeFunction]) -> dict[str, list[Overload]]:
     for f in functions:
         if _out_twin_of(f.schema) is not None:
             continue
-        key = (tuple(_key(a) for a in f.schema.arguments), f.schema.name)
+        key = (_arguments_key(f.schema.arguments), f.schema.name)
         base = f.schema.name.partition("::")[2]
         groups.setdefault(base, []).append(Overload(f.schema, outs.get(key), f.variants))
     return groups
@@ -105,14 +118,3 @@ def function(name: str) -> Callable[..., Any]:
 
     api_function.__name__ = api_function.__qualname__ = name
     return api_function
-
-
-def scalar_tensor(value: Number, like: Tensor) -> Tensor:
-    """A Python number as a zero-dim "wrapped number" tensor on `like`'s device: type promotion
-    treats it as the Python number it came from."""
-    d = float64 if isinstance(value, float) else number_dtype(value)
-    impl = TensorImpl.empty((), d, like._impl.device)
-    if impl.storage.data is not None:
-        impl.numpy_view()[...] = np.asarray(value, dtype=d.numpy_dtype)
-    impl.wrapped_number = True
-    return Tensor(impl)

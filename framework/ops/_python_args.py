@@ -10,10 +10,12 @@ lists every signature it accepts.
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Sequence
 from typing import Any, Final
 
 import attrs
+import numpy as np
 
 from framework._tensor import Tensor
 from framework.autograd.variable import make_variable
@@ -29,8 +31,10 @@ from framework.c10.dispatch.schema import (
     OptionalType,
     SchemaType,
 )
-from framework.c10.dtypes import dtype
+from framework.c10.dtypes import dtype, float64
 from framework.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
+from framework.c10.tensor_impl import TensorImpl
+from framework.ops._iter import Number, number_dtype
 
 _MISSING: Final = object()
 _INT_TYPES: Final = frozenset((BaseTy.int, BaseTy.SymInt))
@@ -97,11 +101,17 @@ class Param:
     kwarg_only: bool
     default: object
 
+    numbers_as_tensors: bool = False
+    """A Python number is accepted for this Tensor parameter and passed as a wrapped number."""
+
     def accepts(self, value: object) -> bool:
-        return accepts(self.type, value)
+        return accepts(self.type, value) or (self.numbers_as_tensors and _is_number(value))
 
     def convert(self, value: object) -> object:
-        """Normalise an accepted value (an int where an int list is expected, sequences)."""
+        """Normalise an accepted value (an int where an int list is expected, sequences, a
+        Python number where a tensor is expected)."""
+        if self.numbers_as_tensors and _is_number(value):
+            return wrapped_number(value, CPU)  # type: ignore[arg-type]
         t = self.type.elem if isinstance(self.type, OptionalType) else self.type
         if value is None or not isinstance(t, ListType):
             return value
@@ -114,6 +124,43 @@ class Param:
         if self.default is not _MISSING:
             text += f" = {'None' if self.default is None else self.default}"
         return text
+
+
+CPU: Final = Device("cpu")
+ALLOW_NUMBERS_AS_TENSORS: Final = frozenset(
+    (
+        "add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_",
+        "true_divide", "true_divide_", "floor_divide", "floor_divide_", "copy_", "to", "_to_copy",
+    )
+)  # fmt: skip
+"""Python names whose Tensor parameters also take Python numbers (PyTorch's list)."""
+
+
+def wrapped_number(value: Number, device: Device) -> Tensor:
+    """A Python number as a zero-dim "wrapped number" tensor on `device`: type promotion treats
+    it as the Python number it came from."""
+    d = float64 if isinstance(value, float) else number_dtype(value)
+    impl = TensorImpl.empty((), d, device)
+    if impl.storage.data is not None:
+        impl.numpy_view()[...] = np.asarray(value, dtype=d.numpy_dtype)
+    impl.wrapped_number = True
+    return Tensor(impl)
+
+
+_RETURN_TYPES: Final[dict[tuple[str, tuple[str, ...]], type[tuple[Any, ...]]]] = {}
+
+
+def return_type(schema: FunctionSchema) -> type[tuple[Any, ...]] | None:
+    """PyTorch's `torch.return_types.<name>` for a schema whose returns are all named (as
+    `max.dim`'s `values, indices`): a named tuple, so `x.max(1).values` works."""
+    names = tuple(r.name for r in schema.returns)
+    if len(names) < 2 or not all(names):
+        return None
+    key = (schema.name.partition("::")[2], names)
+    made = _RETURN_TYPES.get(key)
+    if made is None:
+        made = _RETURN_TYPES[key] = collections.namedtuple(key[0], names, module="framework.return_types")
+    return made
 
 
 def accepts(t: SchemaType, value: object) -> bool:
@@ -138,14 +185,40 @@ def python_name(name: str) -> str:
     return "input" if name == "self" else param_name(name)
 
 
+TENSOR_OPTIONS: Final = frozenset(("dtype", "layout", "device", "pin_memory"))
+"""The arguments PyTorch gathers into `TensorOptions`."""
+
+
+def is_tensor(a: Argument) -> bool:
+    """Whether an argument is a tensor (`Tensor`, `Tensor?`, `Tensor[]`, ...)."""
+    return str(a.type).startswith("Tensor")
+
+
 def is_factory(schema: FunctionSchema) -> bool:
     """Whether the Python binding is a factory (takes `requires_grad=` and makes a variable):
     tensor options and no tensor inputs, or a `*_like` function (PyTorch's rule)."""
     names = {a.name for a in schema.arguments}
     if not {"dtype", "layout", "device"} <= names:
         return False
-    has_tensor = any(str(a.type).startswith("Tensor") for a in schema.arguments)
-    return not has_tensor or schema.name.endswith("_like")
+    return not any(is_tensor(a) for a in schema.arguments) or schema.name.endswith("_like")
+
+
+def check_out_matches_options(out: Tensor, kwargs: dict[str, Any]) -> None:
+    """Refuse a factory's `dtype=`/`device=` that disagree with its `out=` tensor (PyTorch's
+    `check_out_type_matches`; only strided tensors exist, so `layout=` always agrees)."""
+    impl = out._impl
+    d = kwargs.get("dtype")
+    if d is not None and d is not impl.dtype:
+        raise RuntimeError(
+            f"dtype {d.scalar_type_name} does not match dtype of out parameter "
+            f"({impl.dtype.scalar_type_name})"
+        )
+    device = kwargs.get("device")
+    if device is not None and Device(device).type != impl.device.type:
+        raise RuntimeError(
+            f"device type {Device(device).type} does not match device type of out parameter "
+            f"({impl.device.type})"
+        )
 
 
 @attrs.frozen(eq=False)
@@ -159,9 +232,16 @@ class PythonSignature:
     is_method: bool
     is_factory: bool
     by_name: dict[str, Param] = attrs.field(init=False, repr=False)
+    returns: type[tuple[Any, ...]] | None = attrs.field(init=False, repr=False)
+    """The named tuple of a schema with several named returns (`values, indices`), else None."""
+    out_names: frozenset[str] = attrs.field(init=False, repr=False)
+    """The schema names of the out= overload's arguments (a factory's lacks its TensorOptions)."""
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "by_name", {p.name: p for p in self.params})
+        object.__setattr__(self, "returns", return_type(self.handle.schema))
+        out_args = () if self.out_handle is None else self.out_handle.schema.arguments
+        object.__setattr__(self, "out_names", frozenset(a.name for a in out_args))
 
     @classmethod
     def of(
@@ -177,6 +257,7 @@ class PythonSignature:
                 a.type,
                 a.kwarg_only,
                 python_default(a) if a.has_default else _MISSING,
+                name in ALLOW_NUMBERS_AS_TENSORS and a.type == BaseType(BaseTy.Tensor),
             )
             for a in args
         )
@@ -233,12 +314,42 @@ class PythonSignature:
         out = kwargs.get("out")
         if out is not None:
             assert self.out_handle is not None
-            return self.out_handle.call(*pos, **kw, out=out)
+            if not self.is_factory:
+                result = self.out_handle.call(*pos, **kw, out=out)
+                return result if self.returns is None else self.returns(*result)
+            check_out_matches_options(out, kwargs)
+            kw = {name: v for name, v in kw.items() if name in self.out_names}
+            result = self.out_handle.call(*pos, **kw, out=out)
+            return make_variable(result, kwargs.get("requires_grad", False))
         if not self.is_factory:
-            return self.handle.call(*pos, **kw)
+            result = self.handle.call(*pos, **kw)
+            return result if self.returns is None else self.returns(*result)
         with AutoDispatchBelowADInplaceOrView():
             result = self.handle.call(*pos, **kw)
         return make_variable(result, kwargs.get("requires_grad", False))
+
+    def mismatch(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
+        """PyTorch's message for the first argument that does not fit this (only) signature."""
+        positional = self.positional
+        if len(args) > len(positional):
+            return f"{name}() takes {len(positional)} positional arguments but {len(args)} were given"
+        for i, (p, v) in enumerate(zip(positional, args, strict=False)):
+            if not p.accepts(v):
+                return (
+                    f"{name}(): argument '{p.name}' (position {i + 1}) must be "
+                    f"{python_type_name(p.type)}, not {type(v).__name__}"
+                )
+        extra = {"out", "requires_grad"} if self.is_factory else {"out"}
+        for key, v in kwargs.items():
+            param = self.by_name.get(key)
+            if param is None:
+                if key in extra:
+                    continue
+                return f"{name}() got an unexpected keyword argument '{key}'"
+            if not param.accepts(v):
+                wanted = python_type_name(param.type)
+                return f"{name}(): argument '{key}' must be {wanted}, not {type(v).__name__}"
+        return None
 
     def describe(self) -> str:
         params = [p.describe() for p in self.params if not p.kwarg_only]
@@ -286,7 +397,7 @@ def _binary_handle(signatures: Sequence[PythonSignature], base: BaseTy) -> Opera
 class PythonArgParser:
     """All signatures of one Python name; `call` picks the first that fits."""
 
-    __slots__ = ("name", "scalar_handle", "signatures", "tensor_handle")
+    __slots__ = ("name", "numbers_as_tensors", "scalar_handle", "signatures", "tensor_handle")
 
     def __init__(self, name: str, signatures: Sequence[PythonSignature]) -> None:
         self.name = name
@@ -295,6 +406,8 @@ class PythonArgParser:
         """For methods: the overload `self.<name>(tensor)` calls."""
         self.scalar_handle = _binary_handle(self.signatures, BaseTy.Scalar)
         """For methods: the overload `self.<name>(number)` calls."""
+        self.numbers_as_tensors = name in ALLOW_NUMBERS_AS_TENSORS
+        """`self.<name>(number)` calls `tensor_handle` with the number wrapped."""
 
     def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], self_: Tensor | None = None) -> Any:
         for sig in self.signatures:
@@ -305,6 +418,15 @@ class PythonArgParser:
 
     def error(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
         got = describe_call(args, kwargs)
+        if len(self.signatures) == 1:
+            sig = self.signatures[0]
+            specific = sig.mismatch(self.name, args, kwargs)
+            if specific is not None:
+                return TypeError(specific)
+            return TypeError(
+                f"{self.name}() received an invalid combination of arguments - got ({got}), "
+                f"but expected {sig.describe()}"
+            )
         options = "\n".join(f" * {sig.describe()}" for sig in self.signatures)
         return TypeError(
             f"{self.name}() received an invalid combination of arguments - got ({got}), "

@@ -26,7 +26,7 @@ from framework.c10.dispatch.schema import (
 )
 from framework.ops._api_runtime import Overload, is_method_overload, python_groups
 from framework.ops._native import NativeFunction, load_native_functions
-from framework.ops._python_args import is_factory, python_name
+from framework.ops._python_args import ALLOW_NUMBERS_AS_TENSORS, is_factory, python_name
 
 OUTPUT_DIR: Final = Path(__file__).resolve().parents[1] / "_generated"
 HEADER: Final = (
@@ -119,25 +119,30 @@ def return_annotation(schema: FunctionSchema) -> str:
     return rets[0] if len(rets) == 1 else f"tuple[{', '.join(rets)}]"
 
 
-def _param(a: Argument) -> str:
+def _param(a: Argument, numbers_as_tensors: bool = False) -> str:
     name = python_name(a.name)
     default = " = ..." if a.has_default else ""
-    return f"{name}: {annotation(a.type)}{default}"
+    typ = annotation(a.type)
+    if numbers_as_tensors and typ == "Tensor":
+        typ = "Tensor | Number"
+    return f"{name}: {typ}{default}"
 
 
-def signature(o: Overload, as_method: bool) -> str:
-    """The parameter list of one overload as Python sees it."""
+def signature(o: Overload, as_method: bool, numbers_as_tensors: bool = True) -> str:
+    """The parameter list of one overload as Python sees it (`numbers_as_tensors`: annotate the
+    Tensor parameters that also take Python numbers as such)."""
     args: Sequence[Argument] = o.schema.arguments[1:] if as_method else o.schema.arguments
     positional = [a for a in args if not a.kwarg_only]
     kwonly = [a for a in args if a.kwarg_only]
     head = ["self"] if as_method else []
+    numbers = numbers_as_tensors and o.schema.name.partition("::")[2] in ALLOW_NUMBERS_AS_TENSORS
     if len(positional) == 1 and isinstance(positional[0].type, ListType) and not positional[0].has_default:
         params = [f"*{positional[0].name}: int | Sequence[int]"]
     else:
-        params = [_param(a) for a in positional]
+        params = [_param(a, numbers) for a in positional]
         if kwonly or (o.out is not None and not as_method):
             params.append("*")
-    params += [_param(a) for a in kwonly]
+    params += [_param(a, numbers) for a in kwonly]
     if o.out is not None and not as_method:
         params.append("out: Tensor | None = None")
     if is_factory(o.schema):
@@ -148,10 +153,15 @@ def signature(o: Overload, as_method: bool) -> str:
 def _stub(name: str, overloads: list[Overload], as_method: bool, indent: str) -> list[str]:
     lines = []
     decorate = len(overloads) > 1
+    # a Number accepted for a Tensor would make an overload taking a Scalar unreachable
+    has_scalar_overload = any(
+        str(a.type) == "Scalar" and not a.kwarg_only for o in overloads for a in o.schema.arguments
+    )
     for o in overloads:
         if decorate:
             lines.append(f"{indent}@overload")
-        lines.append(f"{indent}def {name}({signature(o, as_method)}) -> {return_annotation(o.schema)}: ...")
+        params = signature(o, as_method, numbers_as_tensors=not has_scalar_overload)
+        lines.append(f"{indent}def {name}({params}) -> {return_annotation(o.schema)}: ...")
     return lines
 
 

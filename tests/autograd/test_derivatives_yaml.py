@@ -51,7 +51,8 @@ def parse(text: str) -> None:
             "d.yaml:1: aten::neg: the formula for 'self' is not a Python expression",
         ),
         (
-            "- name: neg(Tensor self) -> Tensor\n  self: -grad\n- name: neg(Tensor self) -> Tensor\n  self: -grad\n",
+            "- name: neg(Tensor self) -> Tensor\n  self: -grad\n"
+            "- name: neg(Tensor self) -> Tensor\n  self: -grad\n",
             "d.yaml:3: aten::neg already has an entry (line 1)",
         ),
         (
@@ -69,12 +70,17 @@ def test_malformed_entries_name_their_line(text: str, message: str) -> None:
 
 
 def test_comprehension_and_lambda_names_are_bound() -> None:
-    parse("- name: neg(Tensor self) -> Tensor\n  self: 'sum([g for g in [grad]], (lambda t: -t)(grad) * 0)'\n")
+    parse(
+        "- name: neg(Tensor self) -> Tensor\n  self: 'sum([g for g in [grad]], (lambda t: -t)(grad) * 0)'\n"
+    )
 
 
 def test_a_missing_entry_is_an_error_naming_the_schema() -> None:
     entries = [e for e in DERIVATIVES if e.key != "neg"]
-    with pytest.raises(DerivativesError, match=r"no entry for 1 differentiable operator\(s\): aten::neg\(Tensor self\) -> Tensor"):
+    with pytest.raises(
+        DerivativesError,
+        match=r"no entry for 1 differentiable operator\(s\): aten::neg\(Tensor self\) -> Tensor",
+    ):
         match_entries(entries, NATIVE, "d.yaml")
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import framework  # noqa: F401  (installs the built-in fallbacks)
+import framework
 from framework.c10.dispatch.dispatcher import RegistrationError
 from framework.library import Library, dispatch_table, dump_dispatch_table
 
@@ -79,3 +79,17 @@ def test_oracle_case(case: dict[str, Any], lib: Library) -> None:
     got = {KEY_MAP[k]: table[KEY_MAP[k]] for k in RUNTIME if KEY_MAP[k] in table}
     expected = {KEY_MAP[k]: _expected_source(v) for k, v in case["table"].items()}
     assert got == expected, dump_dispatch_table(f"oracle_test::{name}")
+
+
+def test_schema_arguments_may_use_any_name() -> None:
+    """The generated dispatch function's own locals never shadow an argument (`mode`, `bits`...)."""
+    with Library("namelib", "DEF") as lib:
+        lib.def_("op(Tensor self, str mode, int bits, int kernel, int included) -> Tensor")
+
+        @lib.impl("op", dispatch_key="CPU")
+        def op_cpu(self: Any, mode: str, bits: int, kernel: int, included: int) -> Any:
+            assert (mode, bits, kernel, included) == ("reflect", 3, 4, 5)
+            return self
+
+        x = framework.ones(2)
+        assert framework.ops.namelib.op(x, "reflect", 3, 4, 5) is x

@@ -3,15 +3,24 @@ operators matching PyTorch's CPU generator."""
 
 from __future__ import annotations
 
+import base64
 import importlib.util
+import json
+import re
+import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import framework
+from framework import Tensor
 from framework.c10.dispatch_key import DispatchKey
 from framework.library import dispatch_table
+from framework.ops._api_runtime import FUNCTION_PARSERS, python_groups
+from framework.ops._native import NATIVE
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="live comparison with PyTorch")
@@ -73,7 +82,7 @@ def test_factory_errors() -> None:
         framework.empty(2, -1)
     with pytest.raises(RuntimeError, match="step must be nonzero"):
         framework.arange(0, 1, 0)
-    with pytest.raises(RuntimeError, match="upper bound and larger bound inconsistent with step sign"):
+    with pytest.raises(RuntimeError, match="upper bound and lower bound inconsistent with step sign"):
         framework.arange(0, 5, -1)
     with pytest.raises(RuntimeError, match="Expected one of cpu, meta"):
         framework.zeros(2, device="gpu")
@@ -158,30 +167,73 @@ def test_random_ops_match_torch(seed: int) -> None:
         np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
 
 
+_LINSPACE_DTYPES = ("float16", "float32", "float64", "complex64", "complex128", "int64", "int16", "uint8")
+
+
 @needs_torch
+@pytest.mark.parametrize("d", _LINSPACE_DTYPES)
 @pytest.mark.parametrize(
-    ("start", "end", "steps"), [(0, 1, 5), (-2, 3, 7), (0.1, 0.7, 13), (-7.3, 2.2, 1000)]
+    ("start", "end", "steps"),
+    [(0, 1, 5), (-2, 3, 7), (0.1, 0.7, 13), (-7.3, 2.2, 1000), (3.7, -81.25, 257), (0, 200, 40001)],
 )
-def test_linspace_float32_matches_torch_bit_for_bit(start: float, end: float, steps: int) -> None:
+def test_linspace_matches_torch_bit_for_bit(d: str, start: float, end: float, steps: int) -> None:
+    import torch
+
+    if d == "uint8":
+        start, end = abs(start), abs(end)
+    np.testing.assert_array_equal(
+        framework.linspace(start, end, steps, dtype=getattr(framework, d)).numpy(),
+        torch.linspace(start, end, steps, dtype=getattr(torch, d)).numpy(),
+    )
+
+
+@needs_torch
+@pytest.mark.parametrize("d", ["complex64", "complex128"])
+@pytest.mark.parametrize(("start", "end"), [(1j, 5.0), (-2.5 + 3j, 7.25 - 1.5j)])
+def test_complex_linspace_matches_torch_bit_for_bit(d: str, start: complex, end: complex) -> None:
     import torch
 
     np.testing.assert_array_equal(
-        framework.linspace(start, end, steps).numpy(), torch.linspace(start, end, steps).numpy()
+        framework.linspace(start, end, 9, dtype=getattr(framework, d)).numpy(),
+        torch.linspace(start, end, 9, dtype=getattr(torch, d)).numpy(),
     )
-    np.testing.assert_allclose(
-        framework.linspace(start, end, steps, dtype=framework.float64).numpy(),
-        torch.linspace(start, end, steps, dtype=torch.float64).numpy(),
-        rtol=0,
-        atol=4e-16 * max(abs(start), abs(end)),
-    )
+
+
+def test_linspace_values_recorded_from_torch() -> None:
+    # PyTorch 2.13: float64 uses fused multiply-adds, float16 rounds every step to half.
+    assert framework.linspace(-2, 3, 7, dtype=framework.float64)[3].item() == 0.4999999999999999
+    assert framework.linspace(-2, 3, 7, dtype=framework.float16).tolist() == [
+        -2.0, -1.166015625, -0.3330078125, 0.5, 1.3330078125, 2.166015625, 3.0,
+    ]  # fmt: skip
+    assert framework.linspace(-2, 3, 7, dtype=framework.uint8).tolist() == [254, 212, 170, 128, 86, 44, 3]
 
 
 @needs_torch
-def test_arange_matches_torch() -> None:
+@pytest.mark.parametrize("d", ["float16", "float32", "float64", "int64", "int32", "int8"])
+@pytest.mark.parametrize(
+    ("start", "end", "step"),
+    [(0, 1, 0.1), (-5, 5, 3), (-7.3, 1823.9, 0.7), (25.59, 113.95, 0.1), (0.5, 4.2, 0.7), (-0.7, 5.2, 1)],
+)
+def test_arange_matches_torch_bit_for_bit(d: str, start: float, end: float, step: float) -> None:
     import torch
 
-    np.testing.assert_array_equal(framework.arange(0, 1, 0.1).numpy(), torch.arange(0, 1, 0.1).numpy())
-    np.testing.assert_array_equal(framework.arange(-5, 5, 3).numpy(), torch.arange(-5, 5, 3).numpy())
+    try:
+        expected = torch.arange(start, end, step, dtype=getattr(torch, d)).numpy()
+    except (RuntimeError, ValueError) as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            framework.arange(start, end, step, dtype=getattr(framework, d))
+        return
+    np.testing.assert_array_equal(
+        framework.arange(start, end, step, dtype=getattr(framework, d)).numpy(), expected
+    )
+
+
+def test_arange_values_recorded_from_torch() -> None:
+    # PyTorch 2.13 (AVX2): 8-lane blocks of float32 count from each block's first value.
+    expected = [-3.3000001907348633, -2.3000001907348633, -1.3000001907348633, -0.3000001907348633]
+    assert framework.arange(-7.3, 10, 1).numpy()[4:8].tolist() == expected
+    assert framework.arange(-0.7, 5.2, 1, dtype=framework.int64).tolist() == [0, 1, 2, 3, 4]
+    assert framework.arange(0, 5, 1.5, dtype=framework.int32).tolist() == [0, 1, 2, 3]
 
 
 def test_overloads_pick_by_arguments() -> None:
@@ -203,3 +255,249 @@ def test_randint_like_matches_torch() -> None:
         framework.randint_like(framework.empty(2, 7), 100).numpy(),
         torch.randint_like(torch.empty(2, 7), 100).numpy(),
     )
+
+
+# ---- out= overloads ------------------------------------------------------------------------------
+
+_RNG_FIXTURES: dict[str, dict[str, Any]] = {
+    case["name"]: case
+    for case in json.loads((Path(__file__).parents[1] / "data" / "rng_fixtures.json").read_text())["cases"]
+}
+
+
+def _decoded(name: str) -> npt.NDArray[Any]:
+    data = _RNG_FIXTURES[name]["results"][0]
+    return np.frombuffer(base64.b64decode(data["b64"]), dtype=data["dtype"])
+
+
+def _seeded(seed: int) -> framework.Generator:
+    return framework.Generator().manual_seed(seed)
+
+
+_OUT_FACTORIES = ("empty", "zeros", "ones", "full", "arange", "linspace", "eye", "rand", "randn", "randint")
+_OUT_FACTORIES += ("randperm",)
+
+
+def test_out_factories_pair_with_their_functional_overloads() -> None:
+    groups = python_groups(NATIVE)
+    paired = {o.out.overload_name for name in _OUT_FACTORIES for o in groups[name] if o.out is not None}
+    assert paired == {
+        "out",
+        "start_out",
+        "m_out",
+        "generator_out",
+        "low_out",
+        "low_generator_out",
+    }
+    unpaired = [o.schema.overload_name for o in groups["arange"] if o.out is None]
+    assert unpaired == ["start"]  # as in PyTorch: arange(start, end, out=) takes arange.start_out
+    assert "out" not in {o.schema.overload_name for name in groups for o in groups[name]}
+    (zeros,) = FUNCTION_PARSERS["zeros"].signatures
+    assert zeros.describe().endswith("bool pin_memory = None, Tensor out = None, bool requires_grad = False)")
+
+
+@pytest.mark.parametrize(
+    ("make", "sizes"),
+    [
+        (lambda out: framework.zeros(2, 3, out=out), (2, 3)),
+        (lambda out: framework.ones((2, 3), out=out), (2, 3)),
+        (lambda out: framework.full((2, 3), 7, out=out), (2, 3)),
+        (lambda out: framework.empty(2, 3, out=out), (2, 3)),
+        (lambda out: framework.rand(2, 3, out=out), (2, 3)),
+        (lambda out: framework.randn(2, 3, generator=_seeded(1), out=out), (2, 3)),
+        (lambda out: framework.randint(5, (2, 3), out=out), (2, 3)),
+        (lambda out: framework.randint(1, 5, (2, 3), generator=_seeded(1), out=out), (2, 3)),
+        (lambda out: framework.randperm(6, out=out), (6,)),
+        (lambda out: framework.randperm(6, generator=_seeded(1), out=out), (6,)),
+        (lambda out: framework.eye(3, out=out), (3, 3)),
+        (lambda out: framework.eye(2, 3, out=out), (2, 3)),
+    ],
+)
+@pytest.mark.parametrize("initial", [(0,), (5,), (3, 2), (2, 3)])
+def test_out_factories_resize_without_warning_and_keep_dtype(
+    make: Any, sizes: tuple[int, ...], initial: tuple[int, ...]
+) -> None:
+    out = framework.empty(*initial, dtype=framework.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert make(out) is out
+    assert out.shape == sizes and out.dtype is framework.float64 and out.is_contiguous()
+
+
+def test_out_factories_keep_the_strides_of_an_out_of_the_right_shape() -> None:
+    transposed = framework.empty(3, 2).t()
+    framework.eye(2, 3, out=transposed)
+    assert transposed.stride() == (1, 2)
+    np.testing.assert_array_equal(transposed.numpy(), np.eye(2, 3))
+    framework.full((2, 3), 4.0, out=transposed)
+    assert transposed.stride() == (1, 2) and transposed.numpy().tolist() == [[4.0] * 3] * 2
+
+
+def test_arange_and_linspace_out_resize_by_element_count() -> None:
+    grid = framework.empty(2, 3)
+    framework.arange(0, 6, out=grid)
+    assert grid.shape == (2, 3) and grid.numpy().tolist() == [[0, 1, 2], [3, 4, 5]]
+    framework.linspace(0, 5, 6, out=grid)
+    assert grid.shape == (2, 3)
+    message = (
+        r"The number of elements in the out tensor of shape \[5\] is 5 which does not match the computed "
+        r"number of elements 6. Note that this may occur as a result of rounding error. The out tensor "
+        r"will be resized to a tensor of shape \(6,\)."
+    )
+    with pytest.warns(UserWarning, match=message):
+        framework.arange(6, out=framework.empty(5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert framework.linspace(0, 1, 4, out=framework.empty(2, 3)).shape == (4,)
+        assert framework.arange(6, out=framework.empty(0)).shape == (6,)
+
+
+def test_out_factories_on_meta() -> None:
+    out = framework.empty(0, device="meta", dtype=framework.float16)
+    for make in (
+        lambda: framework.zeros(2, 3, out=out),
+        lambda: framework.rand(2, 3, out=out),
+        lambda: framework.randint(3, (2, 3), out=out),
+    ):
+        assert make() is out and out.shape == (2, 3) and out.device.type == "meta"
+    assert framework.arange(6, out=out).shape == (2, 3)
+    assert framework.randperm(4, out=out).shape == (4,)
+    assert framework.eye(2, out=out).shape == (2, 2)
+
+
+def test_out_factories_check_options_against_out() -> None:
+    out = framework.empty(2, dtype=framework.int32)
+    with pytest.raises(RuntimeError, match=r"^dtype Float does not match dtype of out parameter \(Int\)$"):
+        framework.zeros(2, dtype=framework.float32, out=out)
+    with pytest.raises(RuntimeError, match=r"^dtype Long does not match dtype of out parameter \(Int\)$"):
+        framework.randint(3, (2,), dtype=framework.int64, out=out)
+    message = r"^device type meta does not match device type of out parameter \(cpu\)$"
+    with pytest.raises(RuntimeError, match=message):
+        framework.arange(3, device="meta", out=out)
+    assert framework.zeros(2, dtype=framework.int32, device="cpu", out=out) is out
+    assert framework.randint(3, (2,), out=out) is out  # randint's default dtype is not a given one
+    assert framework.zeros(2, out=framework.empty(0), requires_grad=True).requires_grad
+    with pytest.raises(RuntimeError, match="Only Tensors of floating point and complex dtype"):
+        framework.zeros(2, out=out, requires_grad=True)
+
+
+def test_out_factory_errors() -> None:
+    def out(d: framework.dtype = framework.float32) -> Tensor:
+        return framework.empty(0, dtype=d)
+
+    with pytest.raises(RuntimeError, match="'memory_format' argument is incompatible with 'out' tensor"):
+        framework.empty(2, memory_format=framework.contiguous_format, out=out())
+    with pytest.raises(NotImplementedError, match="\"check_uniform_bounds\" not implemented for 'Bool'"):
+        framework.rand(2, out=out(framework.bool))
+    with pytest.raises(NotImplementedError, match="\"normal_kernel_cpu\" not implemented for 'Int'"):
+        framework.randn(2, out=out(framework.int32))
+    with pytest.raises(NotImplementedError, match="\"randperm\" not implemented for 'ComplexFloat'"):
+        framework.randperm(3, out=out(framework.complex64))
+    with pytest.raises(NotImplementedError, match="\"arange_cpu\" not implemented for 'Bool'"):
+        framework.arange(3, out=out(framework.bool))
+    with pytest.raises(NotImplementedError, match="\"linspace_cpu\" not implemented for 'Bool'"):
+        framework.linspace(0, 1, 3, out=out(framework.bool))
+    with pytest.raises(RuntimeError, match=r"n cannot be greater than 2049 for Half type\."):
+        framework.randperm(3000, out=out(framework.float16))
+    with pytest.raises(RuntimeError, match=r"^n must be non-negative, got-1$"):
+        framework.randperm(-1, out=out())
+    with pytest.raises(RuntimeError, match="from=5 >= to=5"):
+        framework.randint(5, 5, (2,), out=out(framework.int64))
+    with pytest.raises(RuntimeError, match=r"^to - 1 is out of bounds for bool$"):
+        framework.randint(5, (2,), out=out(framework.bool))
+    with pytest.raises(RuntimeError, match=r"^m must be greater or equal to 0, got -1$"):
+        framework.eye(2, -1, out=out())
+    with pytest.raises(RuntimeError, match=r"^number of steps must be non-negative$"):
+        framework.linspace(0, 1, -1, out=out())
+    with pytest.raises(RuntimeError, match=r"^value cannot be converted to type int8_t without overflow$"):
+        framework.full((2,), 300, out=out(framework.int8))
+    with pytest.raises(ValueError, match=r"^step must be nonzero$"):
+        framework.arange(0, 5, 0.5, out=out(framework.int64))
+
+
+@pytest.mark.parametrize("seed", [0, 42])
+@pytest.mark.parametrize("n", [5, 17])
+@pytest.mark.parametrize("d", ["float16", "float32", "float64"])
+def test_rand_and_randn_out_draw_pytorchs_numbers(seed: int, n: int, d: str) -> None:
+    for op, sampler in (("rand", framework.rand), ("randn", framework.randn)):
+        out = framework.empty(3, dtype=getattr(framework, d))
+        assert sampler(n, generator=_seeded(seed), out=out) is out
+        np.testing.assert_array_equal(out.numpy(), _decoded(f"{op}-{d}-{n}-seed{seed}"))
+
+
+@pytest.mark.parametrize("seed", [0, 42])
+def test_randint_and_randperm_out_draw_pytorchs_numbers(seed: int) -> None:
+    out = framework.empty(0, dtype=framework.int64)
+    framework.randint(-5, 5, (100,), generator=_seeded(seed), out=out)
+    np.testing.assert_array_equal(out.numpy(), _decoded(f"randint--5-5-seed{seed}"))
+    framework.randint(-(2**40), 2**40, (100,), generator=_seeded(seed), out=out)
+    np.testing.assert_array_equal(out.numpy(), _decoded(f"randint--{2**40}-{2**40}-seed{seed}"))
+    small = framework.empty(0, dtype=framework.int8)
+    framework.randint(-128, 128, (100,), generator=_seeded(seed), out=small)
+    np.testing.assert_array_equal(small.numpy(), _decoded(f"randint-int8-seed{seed}"))
+    framework.randperm(20, generator=_seeded(seed), out=out)
+    np.testing.assert_array_equal(out.numpy(), _decoded(f"randperm-20-seed{seed}"))
+    half = framework.empty(7, dtype=framework.float16)
+    framework.randperm(300, generator=_seeded(seed), out=half)
+    np.testing.assert_array_equal(half.numpy(), _decoded(f"randperm-float16-seed{seed}"))
+
+
+def test_out_factories_use_the_default_generator() -> None:
+    framework.manual_seed(0)
+    out = framework.empty(0)
+    framework.rand(3, out=out)
+    assert out.numpy().tolist() == SEED0["rand"]
+    framework.randn(3, out=out)
+    assert out.numpy().tolist() == SEED0["randn"]
+    framework.randint(0, 10, (5,), out=out)
+    assert out.tolist() == SEED0["randint"]
+    framework.randperm(6, out=out)
+    assert out.tolist() == SEED0["randperm"]
+
+
+_OUT_CALLS = (
+    "zeros(2, 3, out=out)",
+    "ones(4, out=out)",
+    "full((2, 2), 2.5, out=out)",
+    "full((3,), True, out=out)",
+    "arange(7, out=out)",
+    "arange(-3, 4, 2, out=out)",
+    "arange(0.5, 4.2, 0.7, out=out)",
+    "arange(-0.7, 5.2, 1, out=out)",
+    "linspace(-2, 3, 7, out=out)",
+    "linspace(0, 10, 4, out=out)",
+    "linspace(1.5, 9, 1, out=out)",
+    "eye(3, out=out)",
+    "eye(2, 4, out=out)",
+    "rand(2, 3, out=out)",
+    "randn(7, out=out)",
+    "randint(0, 3, (4,), out=out)",
+    "randint(3, (2, 2), generator=gen, out=out)",
+    "randperm(9, out=out)",
+    "randperm(9, generator=gen, out=out)",
+    "rand(4, generator=gen, out=out)",
+)
+_OUT_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
+_OUT_DTYPES += ("complex64", "complex128")
+
+
+@needs_torch
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("call", _OUT_CALLS)
+@pytest.mark.parametrize("d", _OUT_DTYPES)
+@pytest.mark.parametrize("initial", [(0,), (5,), (2, 3)])
+def test_out_factories_match_torch(call: str, d: str, initial: tuple[int, ...]) -> None:
+    import torch
+
+    results = []
+    for lib in (framework, torch):
+        lib.manual_seed(3)
+        namespace = {"out": lib.empty(initial, dtype=getattr(lib, d)), "gen": lib.Generator().manual_seed(4)}
+        try:
+            result = eval(f"lib.{call}", {"lib": lib}, namespace)
+        except (RuntimeError, ValueError) as e:  # NotImplementedError included
+            results.append((type(e), str(e)))
+            continue
+        assert result is namespace["out"]
+        results.append((result.dtype.__str__().split(".")[-1], tuple(result.shape), result.numpy().tolist()))
+    assert results[0] == results[1]

@@ -136,30 +136,30 @@ def generate_dispatch_functions(
     source = f"""
 def {fn_name}({", ".join(params)}):
     try:
-        bits = {keys}
+        _d_bits = {keys}
     except (AttributeError, TypeError):
         raise _d_bad({args_tuple}, {kwargs_dict}) from None
-    included, excluded = _d_get()
-    bits = (bits | included) & ~excluded & _d_entry.mask
-    kernel = _d_table[bits.bit_length() - 1]
-    mode = kernel.mode
-    if mode == _d_PLAIN:
-        return kernel.unboxed_fn({call_args})
-    if mode == _d_KEYSET:
-        return kernel.unboxed_fn(_d_ks(bits){sep}{call_args})
-    if mode == _d_GENERIC:
-        return kernel.unboxed_fn(_d_op, _d_ks(bits){sep}{call_args})
-    return _d_slow(_d_op, kernel, bits, {args_tuple}, {kwargs_dict})
+    _d_inc, _d_exc = _d_get()
+    _d_bits = (_d_bits | _d_inc) & ~_d_exc & _d_entry.mask
+    _d_kernel = _d_table[_d_bits.bit_length() - 1]
+    _d_mode = _d_kernel.mode
+    if _d_mode == _d_PLAIN:
+        return _d_kernel.unboxed_fn({call_args})
+    if _d_mode == _d_KEYSET:
+        return _d_kernel.unboxed_fn(_d_ks(_d_bits){sep}{call_args})
+    if _d_mode == _d_GENERIC:
+        return _d_kernel.unboxed_fn(_d_op, _d_ks(_d_bits){sep}{call_args})
+    return _d_slow(_d_op, _d_kernel, _d_bits, {args_tuple}, {kwargs_dict})
 
 def redispatch(_d_keyset, {", ".join(params)}):
-    bits = _d_keyset.repr & _d_entry.mask
-    kernel = _d_table[bits.bit_length() - 1]
-    mode = kernel.mode
-    if mode == _d_PLAIN:
-        return kernel.unboxed_fn({call_args})
-    if mode == _d_KEYSET:
-        return kernel.unboxed_fn(_d_ks(bits){sep}{call_args})
-    return _d_slow(_d_op, kernel, bits, {args_tuple}, {kwargs_dict})
+    _d_bits = _d_keyset.repr & _d_entry.mask
+    _d_kernel = _d_table[_d_bits.bit_length() - 1]
+    _d_mode = _d_kernel.mode
+    if _d_mode == _d_PLAIN:
+        return _d_kernel.unboxed_fn({call_args})
+    if _d_mode == _d_KEYSET:
+        return _d_kernel.unboxed_fn(_d_ks(_d_bits){sep}{call_args})
+    return _d_slow(_d_op, _d_kernel, _d_bits, {args_tuple}, {kwargs_dict})
 """
     namespace: dict[str, Any] = {}
     exec(compile(source, f"<dispatch {schema.qualified_overload}>", "exec"), env, namespace)

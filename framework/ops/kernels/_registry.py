@@ -109,6 +109,13 @@ def resize_output(out: Tensor, sizes: tuple[int, ...]) -> None:
     impl.resize_(sizes)
 
 
+def resize(out: Tensor, sizes: tuple[int, ...]) -> None:
+    """PyTorch's `Tensor.resize_` as most out= factories use it: no warning, and a tensor that has
+    the sizes already keeps its strides."""
+    if out._impl.sizes != sizes:
+        out._impl.resize_(sizes)
+
+
 def aten() -> Any:
     import framework.ops
 
@@ -126,10 +133,11 @@ MetaFn = Callable[..., TensorMeta]
 ImplFn = Callable[..., None]
 
 
-def structured(name: str, meta: MetaFn, impl: ImplFn) -> None:
+def structured(name: str, meta: MetaFn, impl: ImplFn, inplace_meta: MetaFn | None = None) -> None:
     """Register `name` (functional), `name_` (in-place) and `name_out` (out=) from one meta and
     one impl function.  `meta(*args, **kwargs)` takes the functional operator's arguments;
-    `impl(out_array, *args, **kwargs)` writes the result into `out_array`."""
+    `impl(out_array, *args, **kwargs)` writes the result into `out_array`; `inplace_meta`, if
+    given, replaces `meta` for the in-place variant (which may refuse more)."""
 
     def functional(*args: Any, **kwargs: Any) -> Tensor:
         sizes, dtype, device = meta(*args, **kwargs)
@@ -139,7 +147,7 @@ def structured(name: str, meta: MetaFn, impl: ImplFn) -> None:
         return Tensor(impl_)
 
     def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        m = meta(self, *args, **kwargs)
+        m = (inplace_meta or meta)(self, *args, **kwargs)
         if m.sizes != self._impl.sizes:
             raise RuntimeError(
                 f"output with shape {list(self._impl.sizes)} doesn't match the broadcast shape "
@@ -180,9 +188,10 @@ def make_view(
     )
 
 
-def not_implemented(op: str, d: dtype) -> RuntimeError:
-    """PyTorch's error for a dtype an operator has no kernel for."""
-    return RuntimeError(f"\"{op}\" not implemented for '{d.scalar_type_name}'")
+def not_implemented(op: str, d: dtype) -> NotImplementedError:
+    """PyTorch's error for a dtype an operator has no kernel for (a NotImplementedError, which is
+    a RuntimeError in Python as in PyTorch)."""
+    return NotImplementedError(f"\"{op}\" not implemented for '{d.scalar_type_name}'")
 
 
 def same_device(op: str, tensors: tuple[Tensor, ...]) -> Device:

@@ -9,7 +9,7 @@ from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype, get_default_dtype
 from framework.ops._iter import Number
-from framework.ops.kernels._registry import aten, dispatched_empty, kernel
+from framework.ops.kernels._registry import aten, dispatched_empty, kernel, resize
 from framework.ops.kernels.factories import fill_dtype
 from framework.ops.kernels.views import strides_for_memory_format
 
@@ -39,6 +39,18 @@ def ones(
     return full(size, 1, dtype=dtype or get_default_dtype(), layout=layout, device=device)
 
 
+@kernel("zeros_out")
+def zeros_out(size: Sequence[int], *, out: Tensor) -> Tensor:
+    resize(out, tuple(size))
+    result: Tensor = aten().zero_(out)
+    return result
+
+
+@kernel("ones_out")
+def ones_out(size: Sequence[int], *, out: Tensor) -> Tensor:
+    return full_out(size, 1, out=out)
+
+
 @kernel("full")
 def full(
     size: Sequence[int],
@@ -52,6 +64,13 @@ def full(
     result: Tensor = aten().fill_.Scalar(
         dispatched_empty(size, fill_dtype(fill_value, dtype), layout, device), fill_value
     )
+    return result
+
+
+@kernel("full_out")
+def full_out(size: Sequence[int], fill_value: Number, *, out: Tensor) -> Tensor:
+    resize(out, tuple(size))
+    result: Tensor = aten().fill_.Scalar(out, fill_value)
     return result
 
 
@@ -149,4 +168,10 @@ def arange_start(
     pin_memory: bool | None = None,
 ) -> Tensor:
     result: Tensor = aten().arange.start_step(start, end, 1, dtype=dtype, layout=layout, device=device)
+    return result
+
+
+@kernel("arange_end_out")
+def arange_end_out(end: Number, *, out: Tensor) -> Tensor:
+    result: Tensor = aten().arange.start_out(0, end, 1, out=out)
     return result

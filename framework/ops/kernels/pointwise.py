@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor
 from framework.c10.dtypes import bool_, dtype, get_default_dtype
-from framework.ops._iter import Number, broadcast_shapes, result_type
+from framework.ops._iter import Number, broadcast_shapes, number_dtype, result_type
 from framework.ops.kernels._registry import TensorMeta, array, not_implemented, same_device, structured
 
 Operand = Tensor | Number
@@ -31,12 +31,36 @@ def _operand(x: Operand, compute: dtype) -> Array | Number:
 # ---- binary -----------------------------------------------------------------------------------
 
 BinaryFn = Callable[[Any, Any], Any]
+DtypeCheck = Callable[[dtype], None]
+"""Raises PyTorch's error for a (computation) dtype an operator refuses."""
+
+
+def _accept(d: dtype) -> None:
+    """Every dtype is served."""
+
+
+def _refuse(kernel: str, refused: Callable[[dtype], bool]) -> DtypeCheck:
+    """PyTorch's `"<kernel>" not implemented for '<Dtype>'` for the dtypes `refused` names."""
+
+    def check(d: dtype) -> None:
+        if refused(d):
+            raise not_implemented(kernel, d)
+
+    return check
+
+
+def _refuse_complex(error: type[Exception], message: str) -> DtypeCheck:
+    """An operator's own refusal of complex dtypes (a message that names no kernel)."""
+
+    def check(d: dtype) -> None:
+        if d.is_complex:
+            raise error(message)
+
+    return check
 
 
 def _binary_meta(
-    op: str,
-    result_of: Callable[[dtype], dtype] = lambda d: d,
-    allowed: Callable[[dtype], bool] = lambda d: True,
+    op: str, result_of: Callable[[dtype], dtype] = lambda d: d, check: DtypeCheck = _accept
 ) -> Callable[..., TensorMeta]:
     def meta(self: Tensor, other: Operand, **kwargs: Any) -> TensorMeta:
         if isinstance(other, Tensor):
@@ -46,8 +70,7 @@ def _binary_meta(
             device = self._impl.device
             shape = self._impl.sizes
         common = result_type(self, other)
-        if not allowed(common):
-            raise not_implemented(op, common)
+        check(common)
         return TensorMeta(shape, result_of(common), device)
 
     return meta
@@ -73,6 +96,24 @@ def _check_alpha(op: str, self: Tensor, other: Operand, alpha: Number) -> dtype:
     return common
 
 
+def _check_sub_bool(self: Tensor, other: Operand) -> None:
+    """PyTorch refuses subtracting bools, a Python bool `other` included."""
+    bools = (
+        self._impl.dtype is bool_,
+        (other._impl.dtype if isinstance(other, Tensor) else number_dtype(other)) is bool_,
+    )
+    if all(bools):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
+    if any(bools):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
 def _add_like(op: str, sign: int) -> None:
     base_meta = _binary_meta(op)
 
@@ -80,11 +121,8 @@ def _add_like(op: str, sign: int) -> None:
         m = base_meta(self, other)
         if type(alpha) is not int or alpha != 1:
             _check_alpha(op, self, other, alpha)
-        if sign < 0 and m.dtype is bool_:
-            raise RuntimeError(
-                "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
-                "or `logical_xor()` operator instead."
-            )
+        if sign < 0:
+            _check_sub_bool(self, other)
         return m
 
     def impl(out: Array, self: Tensor, other: Operand, alpha: Number = 1) -> None:
@@ -117,7 +155,15 @@ def _true_div_compute(self: Tensor, other: Operand) -> dtype:
     return _to_float(result_type(self, other))
 
 
+def _bool_or_complex(d: dtype) -> bool:
+    return d is bool_ or d.is_complex
+
+
 _DIV_META: Final = _binary_meta("div", result_of=_to_float)
+_ROUNDING_DIV_META: Final = {
+    mode: _binary_meta("div", check=_refuse(f"div_{mode}_cpu", _bool_or_complex))
+    for mode in ("trunc", "floor")
+}
 
 
 def _div_meta(self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> TensorMeta:
@@ -127,7 +173,7 @@ def _div_meta(self: Tensor, other: Operand, *, rounding_mode: str | None = None)
         )
     if rounding_mode is None:
         return _DIV_META(self, other)
-    return _binary_meta("div")(self, other)
+    return _ROUNDING_DIV_META[rounding_mode](self, other)
 
 
 def _div_impl(out: Array, self: Tensor, other: Operand, *, rounding_mode: str | None = None) -> None:
@@ -160,30 +206,26 @@ structured(
 )
 
 
-def _integral_or_bool(d: dtype) -> bool:
-    return not _is_floating(d)
+def _is_complex(d: dtype) -> bool:
+    return d.is_complex
 
 
-def _not_complex(d: dtype) -> bool:
-    return not d.is_complex
-
-
-_BINARY: Final[dict[str, tuple[BinaryFn, Callable[[dtype], bool]]]] = {
-    "maximum": (np.maximum, _not_complex),
-    "minimum": (np.minimum, _not_complex),
-    "fmod": (np.fmod, _not_complex),
-    "remainder": (np.remainder, _not_complex),
-    "atan2": (np.arctan2, _not_complex),
-    "bitwise_and": (np.bitwise_and, _integral_or_bool),
-    "bitwise_or": (np.bitwise_or, _integral_or_bool),
-    "bitwise_xor": (np.bitwise_xor, _integral_or_bool),
+_BINARY: Final[dict[str, tuple[BinaryFn, DtypeCheck]]] = {
+    "maximum": (np.maximum, _refuse_complex(RuntimeError, "maximum not implemented for complex tensors.")),
+    "minimum": (np.minimum, _refuse_complex(RuntimeError, "minimum not implemented for complex tensors.")),
+    "fmod": (np.fmod, _refuse("fmod_cpu", _bool_or_complex)),
+    "remainder": (np.remainder, _refuse("remainder_cpu", _bool_or_complex)),
+    "atan2": (np.arctan2, _refuse("atan2_cpu", _is_complex)),
+    "bitwise_and": (np.bitwise_and, _refuse("bitwise_and_cpu", _is_floating)),
+    "bitwise_or": (np.bitwise_or, _refuse("bitwise_or_cpu", _is_floating)),
+    "bitwise_xor": (np.bitwise_xor, _refuse("bitwise_xor_cpu", _is_floating)),
 }
 
-for _name, (_fn, _allowed) in _BINARY.items():
+for _name, (_fn, _check) in _BINARY.items():
     if _name == "atan2":
-        structured(_name, _binary_meta(_name, _to_float, _allowed), _binary_impl(_fn, _true_div_compute))
+        structured(_name, _binary_meta(_name, _to_float, _check), _binary_impl(_fn, _true_div_compute))
     else:
-        structured(_name, _binary_meta(_name, allowed=_allowed), _binary_impl(_fn))
+        structured(_name, _binary_meta(_name, check=_check), _binary_impl(_fn))
 
 
 def _to_bool(d: dtype) -> dtype:
@@ -203,11 +245,15 @@ _COMPARISONS: Final[dict[str, BinaryFn]] = {
 }
 
 for _name, _fn in _COMPARISONS.items():
-    structured(_name, _binary_meta(_name, _to_bool), _binary_impl(_fn))
+    _order = _name in ("lt", "le", "gt", "ge")
+    _check = _refuse(f"{_name}_cpu", _is_complex) if _order else _accept
+    structured(_name, _binary_meta(_name, _to_bool, _check), _binary_impl(_fn))
 
 
 def _pow_meta(self: Tensor, exponent: Operand) -> TensorMeta:
     m = _binary_meta("pow")(self, exponent)
+    if m.dtype is bool_ and isinstance(exponent, Tensor):  # a Scalar exponent of a bool is 0 or 1
+        raise not_implemented("pow", bool_)
     if not _is_floating(m.dtype) and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return m
@@ -235,25 +281,54 @@ def _unary(
     *,
     to_float: bool = False,
     result: Callable[[dtype], dtype] | None = None,
-    allowed: Callable[[dtype], bool] = lambda d: True,
+    check: DtypeCheck = _accept,
+    inplace_check: DtypeCheck | None = None,
 ) -> None:
     def meta(self: Tensor) -> TensorMeta:
         d = self._impl.dtype
-        if not allowed(d):
-            raise not_implemented(op, d)
+        check(d)
         out_dtype = result(d) if result is not None else (_to_float(d) if to_float else d)
         return TensorMeta(self._impl.sizes, out_dtype, self._impl.device)
+
+    def inplace_meta(self: Tensor) -> TensorMeta:
+        assert inplace_check is not None
+        inplace_check(self._impl.dtype)
+        return meta(self)
 
     def impl(out: Array, self: Tensor) -> None:
         a = array(self)
         compute = _to_float(self._impl.dtype) if to_float else self._impl.dtype
         out[...] = fn(a if a.dtype == compute.numpy_dtype else a.astype(compute.numpy_dtype))
 
-    structured(op, meta, impl)
+    structured(op, meta, impl, None if inplace_check is None else inplace_meta)
 
 
-def _not_bool(d: dtype) -> bool:
-    return d is not bool_
+def _is_bool(d: dtype) -> bool:
+    return d is bool_
+
+
+def _rounding_check(op: str) -> DtypeCheck:
+    """floor, ceil, trunc: no complex inputs, and no bool kernel."""
+    refuse_bool = _refuse(f"{op}_vml_cpu", _is_bool)
+
+    def check(d: dtype) -> None:
+        if d.is_complex:
+            raise NotImplementedError(f"{op} is not supported for complex inputs")
+        refuse_bool(d)
+
+    return check
+
+
+def _relu_check(d: dtype) -> None:
+    if d is bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    if d.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
+def _sign(a: Array) -> Array:
+    result: Array = a.copy() if a.dtype == np.bool_ else np.sign(a)
+    return result
 
 
 def _sigmoid(a: Array) -> Array:
@@ -291,22 +366,34 @@ _FLOAT_UNARY: Final[dict[str, UnaryFn]] = {
 for _name, _unary_fn in _FLOAT_UNARY.items():
     _unary(_name, _unary_fn, to_float=True)
 
-_unary("abs", np.abs, allowed=lambda d: True, result=lambda d: d.to_real())
-_unary("sign", np.sign, allowed=_not_complex)
-_unary("floor", np.floor, allowed=_not_complex)
-_unary("ceil", np.ceil, allowed=_not_complex)
-_unary("trunc", np.trunc, allowed=_not_complex)
-_unary("round", np.round, allowed=_not_complex)
+_unary(
+    "abs",
+    np.abs,
+    result=lambda d: d.to_real(),
+    check=_refuse("abs_cpu", _is_bool),
+    inplace_check=_refuse_complex(RuntimeError, "In-place abs is not supported for complex tensors."),
+)
+_unary(
+    "sign",
+    _sign,
+    check=_refuse_complex(
+        NotImplementedError,
+        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.",
+    ),
+)
+for _name, _unary_fn in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc)):
+    _unary(_name, _unary_fn, check=_rounding_check(_name))
+_unary("round", np.round, check=_refuse("round_vml_cpu", _bool_or_complex))
 _unary(
     "bitwise_not",
     lambda a: np.logical_not(a) if a.dtype == np.bool_ else np.invert(a),
-    allowed=_integral_or_bool,
+    check=_refuse("bitwise_not_cpu", _is_floating),
 )
 _unary("logical_not", np.logical_not, result=_to_bool)
 _unary("isnan", np.isnan, result=_to_bool)
 _unary("isinf", np.isinf, result=_to_bool)
 _unary("isfinite", np.isfinite, result=_to_bool)
-_unary("relu", lambda a: np.maximum(a, a.dtype.type(0)), allowed=_not_bool)
+_unary("relu", lambda a: np.maximum(a, a.dtype.type(0)), check=_relu_check)
 
 
 def _neg_meta(self: Tensor) -> TensorMeta:
@@ -344,7 +431,7 @@ def _clamp_meta(self: Tensor, min: Operand | None = None, max: Operand | None = 
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     m = _nary_meta("clamp", self, min, max)
     if m.dtype.is_complex:
-        raise RuntimeError("clamp is not supported for complex types")
+        raise NotImplementedError("clamp is not supported for complex types")
     return m
 
 
@@ -379,7 +466,7 @@ def _lerp_meta(self: Tensor, end: Tensor, weight: Operand) -> TensorMeta:
             f"{end._impl.dtype.scalar_type_name}"
         )
     if not _is_floating(m.dtype):
-        raise not_implemented("lerp_kernel_scalar", m.dtype)
+        raise not_implemented(f"lerp_kernel_{'tensor' if isinstance(weight, Tensor) else 'scalar'}", m.dtype)
     return TensorMeta(m.sizes, self._impl.dtype, m.device)
 
 
@@ -397,6 +484,8 @@ structured("lerp", _lerp_meta, _lerp_impl)
 def _addc_meta(op: str) -> Callable[..., TensorMeta]:
     def meta(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> TensorMeta:
         m = _nary_meta(op, self, tensor1, tensor2)
+        if op == "addcmul" and m.dtype is bool_:
+            raise not_implemented("addcmul_cpu_out", bool_)
         if op == "addcdiv" and not _is_floating(result_type(tensor1, tensor2)):
             raise RuntimeError(
                 "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
@@ -431,4 +520,8 @@ def _floor_divide_impl(out: Array, self: Tensor, other: Operand) -> None:
     _div_impl(out, self, other, rounding_mode="floor")
 
 
-structured("floor_divide", _binary_meta("floor_divide"), _floor_divide_impl)
+structured(
+    "floor_divide",
+    _binary_meta("floor_divide", check=_refuse("div_floor_cpu", _bool_or_complex)),
+    _floor_divide_impl,
+)

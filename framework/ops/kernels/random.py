@@ -4,6 +4,7 @@ PyTorch's CPU generator does) and the factories built from them (`rand` is `empt
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,7 +14,15 @@ from framework._tensor import Tensor
 from framework.c10 import generator as rng
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype, int64
-from framework.ops.kernels._registry import array, aten, dispatched_empty, is_meta, kernel
+from framework.ops.kernels._registry import (
+    array,
+    aten,
+    dispatched_empty,
+    is_meta,
+    kernel,
+    register_variants,
+    resize,
+)
 from framework.ops.kernels.composite import empty_like
 
 
@@ -36,6 +45,9 @@ def _fill(self: Tensor, values: np.ndarray[Any, Any]) -> Tensor:
 def uniform_(
     self: Tensor, from_: float = 0.0, to: float = 1.0, *, generator: rng.Generator | None = None
 ) -> Tensor:
+    if self._impl.dtype.is_complex:  # real and imaginary parts drawn as a real tensor, as PyTorch does
+        aten().uniform_(aten().view_as_real(self), from_, to, generator=generator)
+        return self
     if is_meta(self._impl.device):
         return self
     impl = self._impl
@@ -48,6 +60,9 @@ def normal_(
 ) -> Tensor:
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    if self._impl.dtype.is_complex:  # each part with std / sqrt(2), as PyTorch does
+        aten().normal_(aten().view_as_real(self), mean, std / math.sqrt(2), generator=generator)
+        return self
     if is_meta(self._impl.device):
         return self
     impl = self._impl
@@ -69,6 +84,9 @@ def random_(self: Tensor, *, generator: rng.Generator | None = None) -> Tensor:
 def random_from(
     self: Tensor, from_: int, to: int | None, *, generator: rng.Generator | None = None
 ) -> Tensor:
+    if self._impl.dtype.is_complex:
+        check = "random_from_to_impl" if to is None else "check_random_bounds"
+        raise RuntimeError(f"{check} handles only integral, floating-point and boolean types")
     if is_meta(self._impl.device):
         return self
     impl = self._impl
@@ -81,8 +99,14 @@ def random_to(self: Tensor, to: int, *, generator: rng.Generator | None = None) 
 
 
 def _sampled(name: str, sampler: str) -> None:
-    """Register `name` (rand, randn): `empty` through the dispatcher, then the in-place sampler
-    (`uniform_` / `normal_`, with its default parameters) on it."""
+    """Register `name` (rand, randn) and `name_out`: the in-place sampler (`uniform_` /
+    `normal_`, with its default parameters) through the dispatcher on `out` resized to `size`, or
+    on a new tensor from `empty`."""
+
+    def sampled_out(size: Sequence[int], *, generator: rng.Generator | None = None, out: Tensor) -> Tensor:
+        resize(out, tuple(size))
+        result: Tensor = getattr(aten(), sampler)(out, generator=generator)
+        return result
 
     def sampled(
         size: Sequence[int],
@@ -93,12 +117,9 @@ def _sampled(name: str, sampler: str) -> None:
         device: Device | str | None = None,
         pin_memory: bool | None = None,
     ) -> Tensor:
-        empty = dispatched_empty(size, dtype, layout, device)
-        result: Tensor = getattr(aten(), sampler)(empty, generator=generator)
-        return result
+        return sampled_out(size, generator=generator, out=dispatched_empty(size, dtype, layout, device))
 
-    sampled.__name__ = sampled.__qualname__ = name
-    kernel(name)(sampled)
+    register_variants(name, {"": sampled, "_out": sampled_out})
 
 
 def _sampled_like(name: str, sampler: str) -> None:
@@ -141,6 +162,13 @@ def randint(
     return randint_low(0, high, size, generator=generator, dtype=dtype, layout=layout, device=device)
 
 
+@kernel("randint_out")
+def randint_out(
+    high: int, size: Sequence[int], *, generator: rng.Generator | None = None, out: Tensor
+) -> Tensor:
+    return randint_low_out(0, high, size, generator=generator, out=out)
+
+
 @kernel("randint_low")
 def randint_low(
     low: int,
@@ -153,10 +181,18 @@ def randint_low(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
+    empty = dispatched_empty(size, dtype or int64, layout, device)
+    return randint_low_out(low, high, size, generator=generator, out=empty)
+
+
+@kernel("randint_low_out")
+def randint_low_out(
+    low: int, high: int, size: Sequence[int], *, generator: rng.Generator | None = None, out: Tensor
+) -> Tensor:
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    empty = dispatched_empty(size, dtype or int64, layout, device)
-    result: Tensor = getattr(aten().random_, "from")(empty, low, high, generator=generator)
+    resize(out, tuple(size))
+    result: Tensor = getattr(aten().random_, "from")(out, low, high, generator=generator)
     return result
 
 
@@ -170,9 +206,22 @@ def randperm(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
+    empty = dispatched_empty((n,), dtype or int64, layout, device)
+    result: Tensor = aten().randperm.generator_out(n, generator=generator, out=empty)
+    return result
+
+
+@kernel("randperm_out")
+def randperm_out(n: int, *, out: Tensor) -> Tensor:
+    result: Tensor = aten().randperm.generator_out(n, generator=None, out=out)
+    return result
+
+
+@kernel("randperm_out_cpu")
+def randperm_out_cpu(n: int, *, generator: rng.Generator | None = None, out: Tensor) -> Tensor:
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
-    out = dispatched_empty((n,), dtype or int64, layout, device)
+    resize(out, (n,))
     if not is_meta(out._impl.device):
         _fill(out, rng.randperm(_gen(generator), n, out.dtype.numpy_dtype))
     return out

@@ -1,0 +1,248 @@
+"""Parameter initialisation (`torch.nn.init`): every function fills its tensor in place under
+no_grad, drawing from the framework generator (the global one unless `generator` is given) in the
+same order as PyTorch, so the same seed gives the same values."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Final
+
+import framework
+from framework import Generator, no_grad
+from framework._tensor import Tensor
+
+__all__ = [
+    "calculate_gain",
+    "constant_",
+    "kaiming_normal_",
+    "kaiming_uniform_",
+    "normal_",
+    "ones_",
+    "trunc_normal_",
+    "uniform_",
+    "xavier_normal_",
+    "xavier_uniform_",
+    "zeros_",
+]
+
+# Above this probability mass of [a, b], trunc_normal_ redraws normals rather than uniforms.
+_NORMAL_REDRAW_MASS: Final = 0.3
+
+_LINEAR_FNS = (
+    "linear",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+)
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    """The recommended gain for a nonlinearity (`param`: leaky_relu's negative slope)."""
+    if nonlinearity in _LINEAR_FNS or nonlinearity == "sigmoid":
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            negative_slope = 0.01
+        elif isinstance(param, (int, float)) and not isinstance(param, bool):
+            negative_slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + negative_slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """Fill with values drawn from U(a, b)."""
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
+
+
+def normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
+) -> Tensor:
+    """Fill with values drawn from N(mean, std²)."""
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def _redraw_normal_outside(
+    tensor: Tensor, mean: float, std: float, low: float, high: float, generator: Generator | None
+) -> None:
+    """Fill with N(mean, std²), redrawing (a whole fresh tensor each round) wherever a value falls
+    outside [low, high] until none does."""
+    result = tensor.normal_(mean, std, generator=generator)
+    while True:
+        outside = (result < low) | (result > high)
+        if not outside.any():
+            break
+        result = framework.where(
+            outside, framework.empty_like(result).normal_(mean, std, generator=generator), result
+        )
+    if result is not tensor:
+        tensor.copy_(result)
+
+
+def _log_density_excess(candidates: Tensor, mean: float, std: float, log_peak: float) -> Tensor:
+    """log N(x; mean, std) - log of its peak on [a, b], in place (x is `candidates`)."""
+    candidates.sub_(mean)
+    candidates /= std
+    return candidates.pow_(2).mul_(-0.5).sub_(log_peak)
+
+
+def _uniform_rejection(
+    tensor: Tensor, mean: float, std: float, a: float, b: float, generator: Generator | None
+) -> None:
+    """Fill with N(mean, std²) truncated to [a, b] by rejection from U(a, b): a candidate stays
+    with probability density / peak density; rejected places draw again, all places each round."""
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+    candidates = framework.empty_like(tensor)
+    accept = framework.empty_like(tensor)
+    tensor.uniform_(a, b, generator=generator)
+    candidates.copy_(tensor)
+    pending = (
+        accept.uniform_(generator=generator).log_().gt(_log_density_excess(candidates, mean, std, log_peak))
+    )
+    if not pending.any():
+        return
+    result = tensor
+    while True:
+        candidates.uniform_(a, b, generator=generator)
+        result = framework.where(pending, candidates, result)
+        rejected = (
+            accept.uniform_(generator=generator)
+            .log_()
+            .gt(_log_density_excess(candidates, mean, std, log_peak))
+        )
+        pending = framework.where(pending, rejected, pending)
+        if not pending.any():
+            break
+    tensor.copy_(result)
+
+
+def trunc_normal_(
+    tensor: Tensor,
+    mean: float = 0.0,
+    std: float = 1.0,
+    a: float = -2.0,
+    b: float = 2.0,
+    generator: Generator | None = None,
+) -> Tensor:
+    """Fill with values drawn from N(mean, std²) truncated to [a, b], by rejection as PyTorch
+    (redrawing normals outside [a, b] when that interval holds more than 30% of the mass, else
+    accepting uniform candidates by their density), so the same seed gives the same values."""
+
+    def norm_cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may "
+            "be incorrect.",
+            stacklevel=2,
+        )
+    if tensor.device.type == "meta":
+        return tensor
+    with no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > _NORMAL_REDRAW_MASS:
+            low = float(framework.tensor(a, dtype=tensor.dtype))
+            high = float(framework.tensor(b, dtype=tensor.dtype))
+            _redraw_normal_outside(tensor, mean, std, low, high, generator)
+        else:
+            _uniform_rejection(tensor, mean, std, a, b, generator)
+        return tensor
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill with `val`."""
+    with no_grad():
+        return tensor.fill_(val)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 1.0)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    with no_grad():
+        return tensor.zero_()
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    """(fan_in, fan_out) of a weight laid out (out, in, *receptive field)."""
+    if tensor.dim() < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    shape = tensor.shape
+    receptive_field_size = math.prod(shape[2:])
+    return shape[1] * receptive_field_size, shape[0] * receptive_field_size
+
+
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """Glorot initialisation: U(-a, a) with a = gain·√(6 / (fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """Glorot initialisation: N(0, std²) with std = gain·√(2 / (fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return normal_(tensor, 0.0, std, generator)
+
+
+def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
+    """He initialisation's standard deviation (None for a tensor with no elements: nothing to fill)."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        return None
+    fan = _calculate_correct_fan(tensor, mode)
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+
+
+def kaiming_uniform_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
+) -> Tensor:
+    """He initialisation: U(-bound, bound) with bound = gain·√(3 / fan)."""
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
+        return tensor
+    bound = math.sqrt(3.0) * std
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
+) -> Tensor:
+    """He initialisation: N(0, std²) with std = gain / √fan."""
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
+        return tensor
+    return normal_(tensor, 0.0, std, generator)

@@ -1,0 +1,150 @@
+"""`BatchNorm1d` and `BatchNorm2d`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import framework
+from framework._tensor import Tensor
+from framework.c10.device import Device
+from framework.c10.dtypes import dtype as DType
+from framework.nn import functional as F
+from framework.nn import init
+from framework.nn.modules.module import Module
+from framework.nn.parameter import Parameter
+
+__all__ = ["BatchNorm1d", "BatchNorm2d"]
+
+
+class _BatchNorm(Module):
+    """Normalisation over the batch (and spatial) dimensions per channel, with an affine map and
+    running statistics (PyTorch's _NormBase and _BatchNorm)."""
+
+    _version = 2
+    weight: Parameter | None
+    bias: Parameter | None
+    running_mean: Tensor | None
+    running_var: Tensor | None
+    num_batches_tracked: Tensor | None
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(framework.empty(num_features, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(framework.empty(num_features, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", framework.zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", framework.ones(num_features, device=device, dtype=dtype))
+            self.register_buffer(
+                "num_batches_tracked", framework.tensor(0, dtype=framework.long, device=device)
+            )
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self) -> None:
+        if (
+            self.running_mean is not None
+            and self.running_var is not None
+            and self.num_batches_tracked is not None
+        ):
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self) -> None:
+        self.reset_running_stats()
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        raise NotImplementedError
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked)
+        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
+        use_buffers = not self.training or self.track_running_stats
+        return F.batch_norm(
+            input,
+            self.running_mean if use_buffers else None,
+            self.running_var if use_buffers else None,
+            self.weight,
+            self.bias,
+            use_batch_stats,
+            factor,
+            self.eps,
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+            f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
+        )
+
+    def _load_from_state_dict(
+        self,
+        state_dict: dict[str, Any],
+        prefix: str,
+        local_metadata: dict[str, Any],
+        strict: bool,
+        missing_keys: list[str],
+        unexpected_keys: list[str],
+        error_msgs: list[str],
+    ) -> None:
+        """A state dict from before num_batches_tracked existed (version < 2, or no version
+        recorded) loads with the module's current count (PyTorch's migration)."""
+        version = local_metadata.get("version")
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
+            tracked = self.num_batches_tracked
+            state_dict[key] = tracked if tracked is not None else framework.tensor(0, dtype=framework.long)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+        )
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, L) inputs."""
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of (N, C, H, W) inputs."""
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 4:
+            raise ValueError(f"expected 4D input (got {input.dim()}D input)")

@@ -1,0 +1,215 @@
+"""`Conv1d` and `Conv2d`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import framework
+from framework._tensor import Tensor
+from framework.c10.device import Device
+from framework.c10.dtypes import dtype as DType
+from framework.nn import functional as F
+from framework.nn import init
+from framework.nn.modules.linear import uniform_bias_
+from framework.nn.modules.module import Module
+from framework.nn.parameter import Parameter
+
+__all__ = ["Conv1d", "Conv2d"]
+
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+def ntuple(value: int | Sequence[int], n: int) -> tuple[int, ...]:
+    """`value` as an n-tuple (one int stands for all n), as PyTorch's `_single`/`_pair`."""
+    if isinstance(value, int):
+        return (value,) * n
+    return tuple(value)
+
+
+class _ConvNd(Module):
+    """What Conv1d and Conv2d share: checked geometry, weight (out, in/groups, *kernel), bias,
+    PyTorch's initialisation and printing."""
+
+    in_channels: int
+    out_channels: int
+    kernel_size: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: str | tuple[int, ...]
+    dilation: tuple[int, ...]
+    output_padding: tuple[int, ...]
+    groups: int
+    padding_mode: str
+    _reversed_padding_repeated_twice: list[int]
+    weight: Parameter
+    bias: Parameter | None
+
+    def __init__(
+        self,
+        n: int,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int],
+        padding: str | int | Sequence[int],
+        dilation: int | Sequence[int],
+        groups: int,
+        bias: bool,
+        padding_mode: str,
+        device: Device | str | None,
+        dtype: DType | None,
+    ) -> None:
+        super().__init__()
+        kernel = ntuple(kernel_size, n)
+        strides = ntuple(stride, n)
+        dilations = ntuple(dilation, n)
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == "same" and any(s != 1 for s in strides):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(
+                f"padding_mode must be one of {set(_PADDING_MODES)}, but got padding_mode='{padding_mode}'"
+            )
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel
+        self.stride = strides
+        self.padding = padding if isinstance(padding, str) else ntuple(padding, n)
+        self.dilation = dilations
+        self.output_padding = (0,) * n
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self._reversed_padding_repeated_twice = self._input_padding()
+        self.weight = Parameter(
+            framework.empty((out_channels, in_channels // groups, *kernel), device=device, dtype=dtype)
+        )
+        if bias:
+            self.bias = Parameter(framework.empty(out_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def _input_padding(self) -> list[int]:
+        """The padding F.pad applies for a non-zeros padding mode: (left, right) per spatial
+        dimension, last dimension first."""
+        pads: list[int] = []
+        for d, k, p in reversed(
+            list(zip(self.dilation, self.kernel_size, self._padding_values(), strict=True))
+        ):
+            if self.padding == "same":
+                total = d * (k - 1)
+                pads += [total // 2, total - total // 2]
+            else:
+                pads += [p, p]
+        return pads
+
+    def _padding_values(self) -> tuple[int, ...]:
+        return (0,) * len(self.kernel_size) if isinstance(self.padding, str) else self.padding
+
+    def reset_parameters(self) -> None:
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            uniform_bias_(self.bias, self.weight)
+
+    def _conv_forward(self, input: Tensor, padding: str | tuple[int, ...]) -> Tensor:
+        raise NotImplementedError
+
+    def forward(self, input: Tensor) -> Tensor:
+        if self.padding_mode != "zeros":
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return self._conv_forward(padded, (0,) * len(self.kernel_size))
+        return self._conv_forward(input, self.padding)
+
+    def extra_repr(self) -> str:
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
+        return s
+
+
+class Conv1d(_ConvNd):
+    """1-d convolution (cross-correlation) over (N, C, L) or (C, L) inputs."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        padding: str | int | Sequence[int] = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+    ) -> None:
+        super().__init__(
+            1,
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
+
+    def _conv_forward(self, input: Tensor, padding: str | tuple[int, ...]) -> Tensor:
+        return F.conv1d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+
+
+class Conv2d(_ConvNd):
+    """2-d convolution (cross-correlation) over (N, C, H, W) or (C, H, W) inputs."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        padding: str | int | Sequence[int] = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+    ) -> None:
+        super().__init__(
+            2,
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
+
+    def _conv_forward(self, input: Tensor, padding: str | tuple[int, ...]) -> Tensor:
+        return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)

@@ -1,0 +1,129 @@
+"""`Adam` and `AdamW` (amsgrad, maximize, L2 or decoupled weight decay)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import framework
+from framework import no_grad
+from framework.optim.optimizer import Optimizer, ParamsT, step_counter
+
+__all__ = ["Adam", "AdamW"]
+
+
+class Adam(Optimizer):
+    """Adam: first and second moment estimates with bias correction (PyTorch's single-tensor
+    update, operation for operation). `decoupled_weight_decay=True` is AdamW."""
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": decoupled_weight_decay,
+        }
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+            beta1, beta2 = group["betas"]
+            for param, grad in self.params_and_grads(group):
+                state = self.state[param]
+                if not state:
+                    state["step"] = step_counter()
+                    state["exp_avg"] = framework.zeros_like(param)
+                    state["exp_avg_sq"] = framework.zeros_like(param)
+                    if group["amsgrad"]:
+                        state["max_exp_avg_sq"] = framework.zeros_like(param)
+                exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
+                step_t += 1
+                if weight_decay != 0:
+                    if group["decoupled_weight_decay"]:
+                        param.mul_(1 - lr * weight_decay)
+                    else:
+                        grad = grad.add(param, alpha=weight_decay)
+                exp_avg.lerp_(grad, 1 - beta1)
+                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+                step = step_t.item()
+                bias_correction1 = 1 - beta1**step
+                bias_correction2 = 1 - beta2**step
+                step_size = lr / bias_correction1
+                bias_correction2_sqrt = bias_correction2**0.5
+                if group["amsgrad"]:
+                    max_exp_avg_sq = state["max_exp_avg_sq"]
+                    framework.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
+                    denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+                else:
+                    denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+                param.addcdiv_(exp_avg, denom, value=-step_size)
+        return loss
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (p ← p·(1 - lr·weight_decay) before the update)."""
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )

@@ -1,0 +1,218 @@
+"""`Optimizer`: parameter groups, per-parameter state, zero_grad, and PyTorch's state_dict format."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from itertools import chain
+from typing import Any, Final, TypeAlias
+
+import framework
+from framework import enable_grad
+from framework._tensor import Tensor
+from framework.nn.modules.module import typename, zero_grad_of
+
+__all__ = ["Optimizer", "ParamsT", "required"]
+
+ParamsT: TypeAlias = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]
+
+
+class _RequiredParameter:
+    """The default of a hyperparameter every parameter group must give."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required: Final = _RequiredParameter()
+
+
+def scalar_dtype() -> framework.dtype:
+    """The dtype of the optimizers' `step` counters: float64 when that is the default dtype."""
+    return framework.float64 if framework.get_default_dtype() is framework.float64 else framework.float32
+
+
+def step_counter() -> Tensor:
+    """A fresh `state["step"]`: a 0-dim tensor holding 0."""
+    return framework.tensor(0.0, dtype=scalar_dtype())
+
+
+class Optimizer:
+    """The base of the optimizers: `param_groups` (dicts holding "params" and hyperparameters,
+    missing ones filled from `defaults`) and `state` (a dict per parameter)."""
+
+    def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
+        self.defaults = defaults
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or dicts, but got "
+                + typename(params)
+            )
+        self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        param_groups: list[Any] = list(params)
+        if not param_groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a group of parameters with its own hyperparameters (the rest from `defaults`)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the ordering of "
+                "tensors in sets will change between runs. Please use a list instead."
+            )
+        tensors: list[Any] = []
+        names: list[str] = []
+        for param in params:
+            if isinstance(param, tuple):
+                names.append(param[0])
+                param = param[1]
+            tensors.append(param)
+        param_group["params"] = tensors
+        if names:
+            if len(names) != len(tensors):
+                raise ValueError(
+                    "all optimizer params should be with/without names. Some param names are missing"
+                )
+            param_group["param_names"] = names
+        for param in tensors:
+            if not isinstance(param, Tensor):
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is " + typename(param)
+                )
+            if not self.defaults.get("differentiable") and not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(
+                    f"parameter group didn't specify a value of required optimization parameter {name}"
+                )
+            param_group.setdefault(name, default)
+        if len({id(p) for p in tensors}) != len(tensors):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, this will "
+                "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                stacklevel=3,
+            )
+        seen: set[int] = set()
+        for group in self.param_groups:
+            seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                current = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(
+                    "all optimizer param groups should be with/without names. cannot add param group "
+                    f"{current} to the optimizer"
+                )
+        if not seen.isdisjoint(id(p) for p in tensors):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Drop the parameters' gradients (or zero them in place when `set_to_none` is False)."""
+        for group in self.param_groups:
+            for param in group["params"]:
+                zero_grad_of(param, set_to_none)
+
+    def state_dict(self) -> dict[str, Any]:
+        """{"state": {index: state}, "param_groups": [group with "params" as indices]}: parameters
+        numbered in group order, state tensors shared (not copied), as PyTorch's."""
+        index: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            for param in group["params"]:
+                index.setdefault(id(param), len(index))
+            packed = {k: v for k, v in group.items() if k != "params"}
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {(index[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    @staticmethod
+    def _cast_state(param: Tensor, value: Any, key: str | None = None) -> Any:
+        """A loaded state value for `param`: tensors on its device (and, floating ones except the step
+        counter, in its dtype), containers cast element by element."""
+        if isinstance(value, Tensor):
+            if key != "step" and param.dtype.is_floating_point:
+                return value.to(dtype=param.dtype, device=param.device)
+            return value.to(device=param.device)
+        if isinstance(value, dict):
+            return {k: Optimizer._cast_state(param, v, k) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(Optimizer._cast_state(param, v, key) for v in value)
+        return value
+
+    def load_state_dict(self, state_dict: Mapping[str, Any]) -> None:
+        """Restore state and hyperparameters saved by `state_dict` (of an optimizer over the same
+        parameter shapes, group by group)."""
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups, strict=True)):
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size of optimizer's "
+                "group"
+            )
+        id_map = dict(
+            zip(
+                chain.from_iterable(g["params"] for g in saved_groups),
+                chain.from_iterable(g["params"] for g in groups),
+                strict=True,
+            )
+        )
+        state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            if key in id_map:
+                param = id_map[key]
+                state[param] = self._cast_state(param, value)
+            else:
+                state[key] = value
+        for group, saved in zip(groups, saved_groups, strict=True):
+            saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
+        self.__setstate__({"state": state, "param_groups": saved_groups})
+
+    def _closure_loss(self, closure: Callable[[], Any] | None) -> Any:
+        """Run `closure` (which recomputes the loss) with grad enabled; its loss, or None."""
+        if closure is None:
+            return None
+        with enable_grad():
+            return closure()
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """One optimisation step over every parameter that has a gradient; returns the closure's loss."""
+        raise NotImplementedError
+
+    @staticmethod
+    def params_and_grads(group: dict[str, Any]) -> list[tuple[Tensor, Tensor]]:
+        """(parameter, gradient) for the parameters of `group` that have a gradient, in order; the
+        gradient negated when the group maximizes."""
+        pairs = [(p, grad) for p in group["params"] if (grad := p.grad) is not None]
+        return [(p, -grad) for p, grad in pairs] if group.get("maximize", False) else pairs

@@ -1,0 +1,403 @@
+"""Record ``dtype_support.json``: which dtypes PyTorch's operators accept, for tests without it.
+
+Run with PyTorch installed (``.venv/bin/python tests/data/record_dtype_support.py``).
+For every overload in framework's ``native_functions.yaml`` that takes a tensor, and every dtype
+framework supports, ``sample_arguments`` builds small arguments (the tensors of the dtype under
+test, index and mask tensors int64 and bool, sensible scalars and dimensions) and ``outcome`` calls
+the operator through ``<library>.ops.aten`` and describes what happened: ``["ok", result dtypes]``
+or ``[exception type, first line of the message]``.  ``tests/ops/test_dtype_support.py`` imports
+this module to rebuild the same calls on framework (and on PyTorch when it is importable).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from framework.c10.dispatch.schema import Argument, BaseTy, BaseType, FunctionSchema, ListType, OptionalType
+from framework.ops._native import NativeFunction, load_native_functions
+
+FIXTURE_PATH: Final = Path(__file__).with_name("dtype_support.json")
+DTYPES: Final = (
+    "bool",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
+
+
+class Tensor:
+    """A sample tensor: dtype (None: the dtype under test), shape and values (NumPy, made per dtype)."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: str | None = None, values: list[Any] | None = None):
+        self.shape, self.dtype, self.values = shape, dtype, values
+
+    def array(self, dtype: str) -> npt.NDArray[Any]:
+        d = self.dtype or dtype
+        if self.values is not None:
+            return np.array(self.values, dtype=d).reshape(self.shape)
+        n = math.prod(self.shape)
+        if d == "bool":
+            return np.ones(self.shape, dtype=d)
+        return (np.arange(n) % 3 + 1).astype(d).reshape(self.shape)
+
+    def describe(self) -> str:
+        return f"{self.dtype or 'T'}{list(self.shape)}"
+
+
+class DType:
+    """The dtype under test, as a ScalarType argument."""
+
+    def describe(self) -> str:
+        return "T"
+
+
+_IMAGE: Final = (1, 2, 4, 4)
+_POOLED: Final = (1, 2, 2, 2)
+_CONV_WEIGHT: Final = (3, 2, 2, 2)
+_LABELS: Final = Tensor((2,), "int64", [0, 1])
+_PROBABILITIES: Final = Tensor((2, 3), None, [0.5] * 6)
+
+# Tensors of operators whose tensors must fit together, by operator and argument name (default:
+# the rules of `_tensor`, then a 2x3 tensor of the dtype under test).
+_TENSORS: Final[dict[str, dict[str, Tensor]]] = {
+    "mm": {"mat2": Tensor((3, 2))},
+    "matmul": {"other": Tensor((3, 2))},
+    "bmm": {"self": Tensor((2, 2, 3)), "mat2": Tensor((2, 3, 2))},
+    "mv": {"vec": Tensor((3,))},
+    "dot": {"self": Tensor((3,)), "tensor": Tensor((3,))},
+    "outer": {"self": Tensor((3,)), "vec2": Tensor((2,))},
+    "ger": {"self": Tensor((3,)), "vec2": Tensor((2,))},
+    "addmm": {"self": Tensor((2, 2)), "mat2": Tensor((3, 2))},
+    "addmm_": {"self": Tensor((2, 2)), "mat2": Tensor((3, 2))},
+    "view_as_complex": {"self": Tensor((3, 2))},
+    "index_select": {"index": Tensor((2,), "int64", [0, 1])},
+    "index_put": {"values": Tensor((3,))},
+    "index_put_": {"values": Tensor((3,))},
+    "masked_fill": {"value": Tensor(())},
+    "masked_fill_": {"value": Tensor(())},
+    "convolution": {"input": Tensor(_IMAGE), "weight": Tensor(_CONV_WEIGHT), "bias": Tensor((3,))},
+    "convolution_backward": {
+        "grad_output": Tensor((1, 3, 3, 3)),
+        "input": Tensor(_IMAGE),
+        "weight": Tensor(_CONV_WEIGHT),
+    },
+    "conv1d": {"input": Tensor((1, 2, 4)), "weight": Tensor((3, 2, 2))},
+    "conv2d": {"input": Tensor(_IMAGE), "weight": Tensor(_CONV_WEIGHT)},
+    "max_pool2d": {"self": Tensor(_IMAGE)},
+    "max_pool2d_with_indices": {"self": Tensor(_IMAGE)},
+    "max_pool2d_with_indices_backward": {
+        "grad_output": Tensor(_POOLED),
+        "self": Tensor(_IMAGE),
+        "indices": Tensor(_POOLED, "int64", [0, 2, 8, 10] * 2),
+    },
+    "avg_pool2d": {"self": Tensor(_IMAGE)},
+    "avg_pool2d_backward": {"grad_output": Tensor(_POOLED), "self": Tensor(_IMAGE)},
+    "adaptive_avg_pool2d": {"self": Tensor(_IMAGE)},
+    "_adaptive_avg_pool2d": {"self": Tensor(_IMAGE)},
+    "_adaptive_avg_pool2d_backward": {"grad_output": Tensor(_POOLED), "self": Tensor(_IMAGE)},
+    "embedding": {"weight": Tensor((4, 3)), "indices": _LABELS},
+    "embedding_dense_backward": {"indices": _LABELS},
+    "native_layer_norm": {"weight": Tensor((3,)), "bias": Tensor((3,))},
+    "native_layer_norm_backward": {
+        "mean": Tensor((2, 1)),
+        "rstd": Tensor((2, 1)),
+        "weight": Tensor((3,)),
+        "bias": Tensor((3,)),
+    },
+    **{
+        op: {name: Tensor((3,)) for name in ("weight", "bias", "running_mean", "running_var")}
+        for op in ("batch_norm", "native_batch_norm")
+    },
+    "native_batch_norm_backward": {
+        name: Tensor((3,)) for name in ("weight", "running_mean", "running_var", "save_mean", "save_invstd")
+    },
+    "nll_loss_forward": {"target": _LABELS, "weight": Tensor((3,))},
+    "nll_loss_backward": {
+        "grad_output": Tensor(()),
+        "target": _LABELS,
+        "weight": Tensor((3,)),
+        "total_weight": Tensor(()),
+    },
+    "nll_loss": {"target": _LABELS},
+    "nll_loss_nd": {"target": _LABELS},
+    "cross_entropy_loss": {"target": _LABELS},
+    "mse_loss_backward": {"grad_output": Tensor(())},
+    "binary_cross_entropy": {"self": _PROBABILITIES, "target": _PROBABILITIES},
+    "binary_cross_entropy_backward": {
+        "grad_output": Tensor(()),
+        "self": _PROBABILITIES,
+        "target": _PROBABILITIES,
+    },
+    "reflection_pad2d": {"self": Tensor((1, 2, 3, 3))},
+    "reflection_pad2d_backward": {"grad_output": Tensor((1, 2, 5, 5)), "self": Tensor((1, 2, 3, 3))},
+    "replication_pad2d": {"self": Tensor((1, 2, 3, 3))},
+    "replication_pad2d_backward": {"grad_output": Tensor((1, 2, 5, 5)), "self": Tensor((1, 2, 3, 3))},
+    "linear": {"weight": Tensor((4, 3))},
+}
+_MASK: Final = [True, False, True, False, True, False]
+_INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
+
+# Values of non-tensor arguments without a usable default, by argument name (then by operator).
+_VALUES: Final[dict[str, Any]] = {
+    "dim": 0,
+    "dim0": 0,
+    "dim1": 1,
+    "axis0": 0,
+    "axis1": 1,
+    "source": 0,
+    "destination": 1,
+    "index": 0,
+    "start": 0,
+    "end": 5,
+    "length": 1,
+    "chunks": 2,
+    "split_size": [1, 1],
+    "split_sizes": [1, 1],
+    "size": [2, 3],
+    "shape": [3, 2],
+    "stride": [1, 1],
+    "sizes": [2, 1],
+    "repeats": [1, 2],
+    "shifts": [1],
+    "dims": [1, 0],
+    "steps": 4,
+    "n": 3,
+    "m": 3,
+    "low": 0,
+    "high": 5,
+    "from": 0,
+    "to": 5,
+    "other": 2,
+    "exponent": 2,
+    "fill_value": 1,
+    "value": 1,
+    "weight": 0.5,
+    "min": 1,
+    "max": 2,
+    "p": 2,
+    "keepdim": False,
+    "rounding_mode": "trunc",
+    "reduce": "add",
+    "device": "cpu",
+    "generator": None,
+    "half_to_float": False,
+    "padding": [0, 0],
+    "dilation": [1, 1],
+    "transposed": False,
+    "output_padding": [0, 0],
+    "groups": 1,
+    "bias_sizes": [3],
+    "output_mask": [True, True, True],
+    "kernel_size": [2, 2],
+    "ceil_mode": False,
+    "count_include_pad": True,
+    "divisor_override": None,
+    "output_size": [2, 2],
+    "num_weights": 4,
+    "padding_idx": -1,
+    "scale_grad_by_freq": False,
+    "normalized_shape": [3],
+    "eps": 1e-5,
+    "training": True,
+    "train": True,
+    "momentum": 0.1,
+    "cudnn_enabled": False,
+    "reduction": 1,
+    "ignore_index": -100,
+    "pad": [1, 1],
+    "scale": 2.0,
+}
+_OP_VALUES: Final[dict[tuple[str, str], Any]] = {
+    ("where", "self"): 2,
+    ("unflatten", "dim"): 0,
+    ("squeeze", "dim"): [0],
+    ("squeeze_", "dim"): [0],
+    ("flip", "dims"): [0],
+    ("movedim", "source"): [0],
+    ("movedim", "destination"): [1],
+    ("moveaxis", "source"): [0],
+    ("moveaxis", "destination"): [1],
+    ("_reshape_alias", "stride"): [2, 1],
+    ("as_strided", "stride"): [1, 3],
+    ("as_strided_", "stride"): [1, 3],
+    ("as_strided", "size"): [3, 2],
+    ("as_strided_", "size"): [3, 2],
+    ("view", "size"): [3, 2],
+    ("_unsafe_view", "size"): [3, 2],
+    ("_reshape_alias", "size"): [3, 2],
+    ("_reshape_copy", "size"): [3, 2],
+    ("expand", "size"): [2, 2, 3],
+    ("max_pool2d_with_indices_backward", "stride"): [2, 2],
+    ("avg_pool2d_backward", "stride"): [2, 2],
+    ("reflection_pad2d", "padding"): [1, 1, 1, 1],
+    ("reflection_pad2d_backward", "padding"): [1, 1, 1, 1],
+    ("replication_pad2d", "padding"): [1, 1, 1, 1],
+    ("replication_pad2d_backward", "padding"): [1, 1, 1, 1],
+    ("native_dropout", "p"): 0.5,
+    ("dropout", "p"): 0.5,
+}
+
+
+def _base_type(a: Argument) -> BaseTy | None:
+    t = a.type.elem if isinstance(a.type, OptionalType) else a.type
+    return t.ty if isinstance(t, BaseType) else None
+
+
+def _is_list(a: Argument) -> bool:
+    t = a.type.elem if isinstance(a.type, OptionalType) else a.type
+    return isinstance(t, ListType)
+
+
+def is_tensor(a: Argument) -> bool:
+    return str(a.type).startswith("Tensor")
+
+
+def _is_out(a: Argument) -> bool:
+    return a.kwarg_only and a.alias_info is not None and a.alias_info.is_write
+
+
+def _tensor(op: str, schema: FunctionSchema, a: Argument) -> Any:
+    given = _TENSORS.get(op, {}).get(a.name)
+    if given is not None:
+        return given
+    if a.name in ("mask", "condition"):
+        return Tensor((2, 3), "bool", _MASK)
+    if a.name == "index":
+        return Tensor((2, 3), "int64", _INDEX_2D)
+    if a.name == "indices":
+        return [Tensor((2,), "int64", [0, 1])]
+    if a.name == "tensors":
+        return [Tensor((2, 3)), Tensor((2, 3))]
+    if a.name == "start":  # narrow.Tensor
+        return Tensor((), "int64", [0])
+    if _is_out(a):  # an out= tensor; its return says what it holds
+        outs = [x.name for x in schema.arguments if _is_out(x)]
+        returned = schema.returns[outs.index(a.name)].name
+        return Tensor((0,), "int64" if returned == "indices" else None)
+    return Tensor((2, 3))
+
+
+def sample_arguments(f: NativeFunction) -> tuple[list[Any], dict[str, Any]]:
+    """Positional and keyword arguments for one call of `f` (tensors as `Tensor` placeholders)."""
+    schema = f.schema
+    op = schema.name.partition("::")[2]
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for a in schema.arguments:
+        if is_tensor(a):
+            required = not a.has_default or (op.startswith("clamp") and a.name == "min")
+            if not required:
+                continue
+            value = _tensor(op, schema, a)
+        elif a.has_default and not (op.startswith("clamp") and a.name == "min"):
+            continue
+        elif _base_type(a) is BaseTy.ScalarType:
+            value = DType()
+        elif (op, a.name) in _OP_VALUES:
+            value = _OP_VALUES[op, a.name]
+        elif a.name in _VALUES:
+            value = _VALUES[a.name]
+        else:
+            raise KeyError(f"{schema}: no sample value for argument {a.name!r}")
+        if _is_list(a) and isinstance(value, int):
+            value = [value]
+        elif not _is_list(a) and isinstance(value, list):
+            value = value[0]
+        if a.kwarg_only:
+            kwargs[a.name] = value
+        else:
+            args.append(value)
+    return args, kwargs
+
+
+def describe(args: list[Any], kwargs: dict[str, Any]) -> str:
+    """The sample arguments as text (the dtype under test shows as "T")."""
+
+    def one(v: Any) -> str:
+        if isinstance(v, (Tensor, DType)):
+            return v.describe()
+        if isinstance(v, list):
+            return f"[{', '.join(one(x) for x in v)}]"
+        return repr(v)
+
+    return ", ".join([one(v) for v in args] + [f"{k}={one(v)}" for k, v in kwargs.items()])
+
+
+def cases() -> list[NativeFunction]:
+    """The overloads the matrix covers: every yaml entry with a tensor argument (each has a CPU or
+    composite kernel)."""
+    return [f for f in load_native_functions() if any(is_tensor(a) for a in f.schema.arguments)]
+
+
+def case_name(f: NativeFunction) -> str:
+    return f"{f.schema.name}.{f.schema.overload_name}" if f.schema.overload_name else f.schema.name
+
+
+def _materialize(value: Any, lib: ModuleType, dtype: str) -> Any:
+    if isinstance(value, Tensor):
+        return lib.tensor(value.array(dtype))
+    if isinstance(value, DType):
+        return getattr(lib, dtype)
+    if isinstance(value, list):
+        return [_materialize(v, lib, dtype) for v in value]
+    if isinstance(value, dict):
+        return {k: _materialize(v, lib, dtype) for k, v in value.items()}
+    return value
+
+
+def _dtypes(result: Any) -> Any:
+    if isinstance(result, (list, tuple)):
+        return [_dtypes(r) for r in result]
+    return str(result.dtype).rpartition(".")[2]
+
+
+def outcome(lib: ModuleType, f: NativeFunction, dtype: str) -> list[Any]:
+    """Call `f` on `lib` (framework or torch) with tensors of `dtype`: ["ok", result dtypes] or
+    [exception type name, first line of its message]."""
+    args, kwargs = sample_arguments(f)
+    name, overload = f.schema.name.partition("::")[2], f.schema.overload_name or "default"
+    op = getattr(getattr(lib.ops.aten, name), overload)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            result = op(*_materialize(args, lib, dtype), **_materialize(kwargs, lib, dtype))
+        except Exception as e:  # the behaviour under test: which exception, and its text
+            return [type(e).__name__, str(e).partition("\n")[0]]
+    return ["ok", _dtypes(result)]
+
+
+def main() -> None:
+    import torch
+
+    recorded = {}
+    for f in cases():
+        args, kwargs = sample_arguments(f)
+        recorded[case_name(f)] = {
+            "args": describe(args, kwargs),
+            "outcomes": {d: outcome(torch, f, d) for d in DTYPES},
+        }
+    lines = ",\n".join(f"{json.dumps(name)}: {json.dumps(entry)}" for name, entry in recorded.items())
+    FIXTURE_PATH.write_text(
+        f'{{"torch_version": {json.dumps(torch.__version__)},\n"dtypes": {json.dumps(DTYPES)},\n'
+        f'"cases": {{\n{lines}\n}}}}\n'
+    )
+    print(f"wrote {len(recorded)} overloads x {len(DTYPES)} dtypes to {FIXTURE_PATH}")
+
+
+if __name__ == "__main__":
+    main()
