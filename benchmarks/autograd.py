@@ -14,27 +14,14 @@
 
 from __future__ import annotations
 
-import timeit
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from timing import best_us, interleaved_best_us
 
 import framework
 from framework.c10.storage import get_cpu_allocator
-
-
-def best_us(fn: Callable[[], Any], number: int, repeat: int = 7) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
-
-
-def interleaved_best_us(fns: list[Callable[[], Any]], number: int, rounds: int = 15) -> list[float]:
-    """Best time of each function, alternating round by round so that drift affects all alike."""
-    best = [float("inf")] * len(fns)
-    for _ in range(rounds):
-        for i, fn in enumerate(fns):
-            best[i] = min(best[i], timeit.timeit(fn, number=number) / number * 1e6)
-    return best
 
 
 def _torch() -> Any:
@@ -79,12 +66,13 @@ class Mlp:
         return loss
 
 
-def framework_mlp(mlp: Mlp) -> tuple[Callable[[], float], list[framework.Tensor]]:
-    params = [framework.tensor(p, requires_grad=True) for p in (mlp.w1, mlp.b1, mlp.w2, mlp.b2)]
+def mlp_step(lib: Any, mlp: Mlp) -> tuple[Callable[[], float], list[Any]]:
+    """One forward + backward of the MLP written with `lib` (framework or torch), and its
+    parameters; cross-entropy from logsumexp and gather."""
+    params = [lib.tensor(p, requires_grad=True) for p in (mlp.w1, mlp.b1, mlp.w2, mlp.b2)]
     w1, b1, w2, b2 = params
-    x = framework.tensor(mlp.x)
-    y = framework.tensor(mlp.y)
-    index = y.unsqueeze(1)
+    x = lib.tensor(mlp.x)
+    index = lib.tensor(mlp.y).unsqueeze(1)
 
     def step() -> float:
         for p in params:
@@ -93,27 +81,9 @@ def framework_mlp(mlp: Mlp) -> tuple[Callable[[], float], list[framework.Tensor]
         logits = h.matmul(w2.t()) + b2
         loss = (logits.logsumexp(1) - logits.gather(1, index).squeeze(1)).mean()
         loss.backward()
-        return float(loss)
+        return float(loss.detach())
 
     return step, params
-
-
-def torch_mlp(torch: Any, mlp: Mlp) -> Callable[[], float]:
-    params = [torch.tensor(p, requires_grad=True) for p in (mlp.w1, mlp.b1, mlp.w2, mlp.b2)]
-    w1, b1, w2, b2 = params
-    x = torch.tensor(mlp.x)
-    index = torch.tensor(mlp.y).unsqueeze(1)
-
-    def step() -> float:
-        for p in params:
-            p.grad = None
-        h = (x.matmul(w1.t()) + b1).relu()
-        logits = h.matmul(w2.t()) + b2
-        loss = (logits.logsumexp(1) - logits.gather(1, index).squeeze(1)).mean()
-        loss.backward()
-        return float(loss)
-
-    return step
 
 
 def main() -> None:
@@ -144,10 +114,10 @@ def main() -> None:
     rows.append(("fwd+bwd (x*x + x).sum(), 4 elements", fw_tiny, torch_tiny, "<= 0.5x torch"))
 
     mlp = Mlp(np.random.default_rng(0))
-    step, params = framework_mlp(mlp)
+    step, params = mlp_step(framework, mlp)
     fns: list[Callable[[], Any]] = [step, mlp.numpy_step]
     if torch is not None:
-        fns.append(torch_mlp(torch, mlp))
+        fns.append(mlp_step(torch, mlp)[0])
     times = interleaved_best_us(fns, number=3)
     fw_loss, np_loss = step(), mlp.numpy_step()
 

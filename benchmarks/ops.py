@@ -9,27 +9,10 @@
 
 from __future__ import annotations
 
-import timeit
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
+from timing import best_us, interleaved_best_us
 
 import framework
-
-
-def best_us(fn: Callable[[], Any], number: int) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=7)) / number * 1e6
-
-
-def interleaved_best_us(fns: list[Callable[[], Any]], number: int, rounds: int = 25) -> list[float]:
-    """Best time of each function, alternating between them round by round so that drift in the
-    machine's speed affects all of them alike."""
-    best = [float("inf")] * len(fns)
-    for _ in range(rounds):
-        for i, fn in enumerate(fns):
-            best[i] = min(best[i], timeit.timeit(fn, number=number) / number * 1e6)
-    return best
 
 
 def rows() -> list[tuple[str, float, float, float | None]]:

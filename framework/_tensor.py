@@ -231,6 +231,18 @@ class Tensor(TensorMethods):
     def ndim(self) -> builtins.int:
         return len(self._impl.sizes)
 
+    def element_size(self) -> builtins.int:
+        """Bytes per element."""
+        return self._impl.dtype.itemsize
+
+    @property
+    def itemsize(self) -> builtins.int:
+        return self._impl.dtype.itemsize
+
+    @property
+    def nbytes(self) -> builtins.int:
+        return self._impl.numel() * self._impl.dtype.itemsize
+
     def numel(self) -> builtins.int:
         return self._impl.numel()
 

@@ -35,7 +35,7 @@ from framework.autograd.variable import (
     set_view_replay,
 )
 from framework.c10.autograd_state import grad_mode, is_inference_mode_enabled
-from framework.c10.dispatch._codegen import param_name, python_default
+from framework.c10.dispatch._codegen import param_name, schema_parameters
 from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
 from framework.c10.dispatch.schema import Argument, FunctionSchema, TensorKind, tensor_kind
 from framework.c10.dispatch_key import (
@@ -604,19 +604,7 @@ def _any_requires_grad(tensors: Iterable[Any]) -> bool:
 
 def _parameters(schema: FunctionSchema, env: dict[str, Any]) -> tuple[str, str, str]:
     """(parameter list, redispatch call arguments, list of every value in schema order)."""
-    params: list[str] = []
-    positional: list[str] = []
-    keywords: list[str] = []
-    for i, arg in enumerate(schema.arguments):
-        name = param_name(arg.name)
-        if arg.kwarg_only and "*" not in params:
-            params.append("*")
-        if arg.has_default:
-            env[f"_default{i}"] = python_default(arg)
-            params.append(f"{name}=_default{i}")
-        else:
-            params.append(name)
-        (keywords if arg.kwarg_only else positional).append(f"{arg.name}={name}" if arg.kwarg_only else name)
+    params, positional, keywords = schema_parameters(schema, env)
     values = "[" + ", ".join(param_name(a.name) for a in schema.arguments) + "]"
     return ", ".join(params), ", ".join(positional + keywords), values
 

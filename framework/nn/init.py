@@ -210,13 +210,20 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | Non
     return normal_(tensor, 0.0, std, generator)
 
 
-def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
-    """He initialisation's standard deviation (None for a tensor with no elements: nothing to fill)."""
+def _kaiming_(
+    tensor: Tensor, a: float, mode: str, nonlinearity: str, generator: Generator | None, uniform: bool
+) -> Tensor:
+    """He initialisation with std = gain / √fan: from U(-√3·std, √3·std) when `uniform`, else from
+    N(0, std²). A tensor with no elements is left as it is (with PyTorch's warning)."""
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
-        return None
+        return tensor
     fan = _calculate_correct_fan(tensor, mode)
-    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    if uniform:
+        bound = math.sqrt(3.0) * std
+        return uniform_(tensor, -bound, bound, generator)
+    return normal_(tensor, 0.0, std, generator)
 
 
 def kaiming_uniform_(
@@ -227,11 +234,7 @@ def kaiming_uniform_(
     generator: Generator | None = None,
 ) -> Tensor:
     """He initialisation: U(-bound, bound) with bound = gain·√(3 / fan)."""
-    std = _kaiming_std(tensor, a, mode, nonlinearity)
-    if std is None:
-        return tensor
-    bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound, generator)
+    return _kaiming_(tensor, a, mode, nonlinearity, generator, uniform=True)
 
 
 def kaiming_normal_(
@@ -242,7 +245,4 @@ def kaiming_normal_(
     generator: Generator | None = None,
 ) -> Tensor:
     """He initialisation: N(0, std²) with std = gain / √fan."""
-    std = _kaiming_std(tensor, a, mode, nonlinearity)
-    if std is None:
-        return tensor
-    return normal_(tensor, 0.0, std, generator)
+    return _kaiming_(tensor, a, mode, nonlinearity, generator, uniform=False)

@@ -7,7 +7,7 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, step_counter
+from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, step_counter
 
 __all__ = ["Adam", "AdamW"]
 
@@ -32,16 +32,11 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_non_negative(lr=lr, eps=eps)
+        for index in (0, 1):
+            if not 0.0 <= betas[index] < 1.0:
+                raise ValueError(f"Invalid beta parameter at index {index}: {betas[index]}")
+        check_non_negative(weight_decay=weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,

@@ -39,6 +39,18 @@ def step_counter() -> Tensor:
     return framework.tensor(0.0, dtype=scalar_dtype())
 
 
+_HYPERPARAMETER_NAMES: Final = {"lr": "learning rate", "eps": "epsilon value"}
+
+
+def check_non_negative(**hyperparameters: float) -> None:
+    """PyTorch's constructor checks, in the order given: a ValueError for the first
+    hyperparameter that is not >= 0 (NaN included), "Invalid learning rate: ...",
+    "Invalid epsilon value: ..." or "Invalid <name> value: ..."."""
+    for name, value in hyperparameters.items():
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {_HYPERPARAMETER_NAMES.get(name, name + ' value')}: {value}")
+
+
 class Optimizer:
     """The base of the optimizers: `param_groups` (dicts holding "params" and hyperparameters,
     missing ones filled from `defaults`) and `state` (a dict per parameter)."""

@@ -11,7 +11,7 @@ import math
 import re
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -206,25 +206,28 @@ def _conv2d_reference(
     return out
 
 
+class ConvCase(NamedTuple):
+    xs: tuple[int, ...]
+    ws: tuple[int, ...]
+    stride: tuple[int, int]
+    padding: tuple[int, int]
+    dilation: tuple[int, int]
+    groups: int
+
+
 CONV_CASES = [
-    ((2, 3, 7, 6), (4, 3, 3, 3), (1, 1), (0, 0), (1, 1), 1),
-    ((2, 4, 8, 7), (6, 2, 3, 2), (2, 1), (1, 2), (1, 2), 2),
-    ((1, 6, 9, 9), (6, 1, 3, 3), (2, 3), (1, 0), (2, 1), 6),
-    ((3, 1, 8, 8), (16, 1, 3, 3), (1, 1), (1, 1), (1, 1), 1),
+    ConvCase((2, 3, 7, 6), (4, 3, 3, 3), (1, 1), (0, 0), (1, 1), 1),
+    ConvCase((2, 4, 8, 7), (6, 2, 3, 2), (2, 1), (1, 2), (1, 2), 2),
+    ConvCase((1, 6, 9, 9), (6, 1, 3, 3), (2, 3), (1, 0), (2, 1), 6),
+    ConvCase((3, 1, 8, 8), (16, 1, 3, 3), (1, 1), (1, 1), (1, 1), 1),
 ]
+conv_cases = pytest.mark.parametrize("case", CONV_CASES, ids=[f"conv{i}" for i in range(len(CONV_CASES))])
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize(("xs", "ws", "stride", "padding", "dilation", "groups"), CONV_CASES)
-def test_conv2d_against_numpy(
-    dtype: Any,
-    xs: tuple[int, ...],
-    ws: tuple[int, ...],
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    groups: int,
-) -> None:
+@conv_cases
+def test_conv2d_against_numpy(dtype: Any, case: ConvCase) -> None:
+    xs, ws, stride, padding, dilation, groups = case
     x, w, b = rand(xs, dtype, 10), rand(ws, dtype, 11), rand((ws[0],), dtype, 12)
     out = F.conv2d(fw(x), fw(w), fw(b), stride, padding, dilation, groups)
     close(out, _conv2d_reference(x, w, b, stride, padding, dilation, groups).astype(dtype), dtype, 10)
@@ -233,52 +236,25 @@ def test_conv2d_against_numpy(
 
 @needs_torch
 @pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize(("xs", "ws", "stride", "padding", "dilation", "groups"), CONV_CASES)
-def test_conv2d_and_backward_against_torch(
-    dtype: Any,
-    xs: tuple[int, ...],
-    ws: tuple[int, ...],
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    groups: int,
-) -> None:
+@conv_cases
+def test_conv2d_and_backward_against_torch(dtype: Any, case: ConvCase) -> None:
     import torch
 
+    xs, ws, stride, padding, dilation, groups = case
     x, w, b = rand(xs, dtype, 13), rand(ws, dtype, 14), rand((ws[0],), dtype, 15)
     tx, tw, tb = th(x, True), th(w, True), th(b, True)
     out = torch.nn.functional.conv2d(tx, tw, tb, stride, padding, dilation, groups)
     close(F.conv2d(fw(x), fw(w), fw(b), stride, padding, dilation, groups), out, dtype, 10)
     g = rand(tuple(out.shape), dtype, 16)
     expected = torch.autograd.grad(out, (tx, tw, tb), th(g))
-    ours = A.convolution_backward(
-        fw(g),
-        fw(x),
-        fw(w),
-        [ws[0]],
-        list(stride),
-        list(padding),
-        list(dilation),
-        False,
-        [0, 0],
-        groups,
-        [True, True, True],
-    )
-    for mine, theirs in zip(ours, expected, strict=True):
+
+    def backward(bias_sizes: list[int] | None, output_mask: list[bool]) -> Any:
+        geometry = (list(stride), list(padding), list(dilation), False, [0, 0], groups)
+        return A.convolution_backward(fw(g), fw(x), fw(w), bias_sizes, *geometry, output_mask)
+
+    for mine, theirs in zip(backward([ws[0]], [True, True, True]), expected, strict=True):
         close(mine, theirs, dtype, 10)
-    masked = A.convolution_backward(
-        fw(g),
-        fw(x),
-        fw(w),
-        None,
-        list(stride),
-        list(padding),
-        list(dilation),
-        False,
-        [0, 0],
-        groups,
-        [False, True, False],
-    )
+    masked = backward(None, [False, True, False])
     assert masked[0] is None and masked[2] is None
     close(masked[1], expected[1], dtype, 10)
 
@@ -977,19 +953,18 @@ def test_pointwise_losses_against_torch(dtype: Any, reduction: str) -> None:
     close(A.binary_cross_entropy_backward(fw(g), fw(p), fw(t), weight, enum), expected_p, dtype)
     logits = rand((3, 4), dtype, 101, -4, 4)
     for pos_weight in (None, row):
-        expected_l = tf.binary_cross_entropy_with_logits(
-            th(logits),
-            th(t),
-            th(w),
-            reduction=reduction,
-            pos_weight=None if pos_weight is None else th(pos_weight),
-        )
-        ours_l = F.binary_cross_entropy_with_logits(
-            fw(logits),
-            fw(t),
-            fw(w),
-            reduction=reduction,
-            pos_weight=None if pos_weight is None else fw(pos_weight),
+        ours_l, expected_l = (
+            bce(
+                to(logits),
+                to(t),
+                to(w),
+                reduction=reduction,
+                pos_weight=None if pos_weight is None else to(pos_weight),
+            )
+            for bce, to in (
+                (F.binary_cross_entropy_with_logits, fw),
+                (tf.binary_cross_entropy_with_logits, th),
+            )
         )
         close(ours_l, expected_l, dtype)
 

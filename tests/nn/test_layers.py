@@ -4,35 +4,18 @@ is installed), plus the layers' own checks and behaviours."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import re
-from pathlib import Path
 from typing import Any
 
-import framework.nn.functional as F
 import numpy as np
 import numpy.typing as npt
 import pytest
+from oracle_fixtures import FIXTURES, needs_torch, recorder, torch
 
 import framework
 import framework.nn as nn
+import framework.nn.functional as F
 from framework.nn.utils import clip_grad_norm_, clip_grad_value_, parameters_to_vector, vector_to_parameters
-
-torch: Any
-try:
-    import torch
-except ImportError:
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch oracle not installed")
-
-_RECORDER_PATH = Path(__file__).parents[1] / "data" / "record_nn_fixtures.py"
-_spec = importlib.util.spec_from_file_location("record_nn_fixtures", _RECORDER_PATH)
-assert _spec is not None and _spec.loader is not None
-recorder = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(recorder)
-FIXTURES: dict[str, Any] = json.loads(recorder.FIXTURE_PATH.read_text())
 
 LAYER_IDS = [expr for _, expr, _ in recorder.LAYER_CASES]
 

@@ -285,3 +285,9 @@ def test_named_returns_are_named_tuples() -> None:
     values, indices = framework.min(x, dim=0)
     np.testing.assert_array_equal(values.numpy(), [1.0, 0.0, 2.0])
     np.testing.assert_array_equal(indices.numpy(), [0, 1, 0])
+
+
+def test_element_size_itemsize_nbytes() -> None:
+    t = framework.ones(2, 3, dtype=framework.float64)
+    assert (t.element_size(), t.itemsize, t.nbytes) == (8, 8, 48)
+    assert framework.ones(5, dtype=framework.int16).nbytes == 10

@@ -3,15 +3,13 @@ for the same seed (recorded, and live when PyTorch is installed); collation as P
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import re
 from collections import namedtuple
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from oracle_fixtures import FIXTURES, needs_torch, recorder, torch
 
 import framework
 from framework.utils.data import (
@@ -26,21 +24,6 @@ from framework.utils.data import (
     default_convert,
     random_split,
 )
-
-torch: Any
-try:
-    import torch
-except ImportError:
-    torch = None
-
-needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch oracle not installed")
-
-_RECORDER_PATH = Path(__file__).parents[1] / "data" / "record_nn_fixtures.py"
-_spec = importlib.util.spec_from_file_location("record_nn_fixtures", _RECORDER_PATH)
-assert _spec is not None and _spec.loader is not None
-recorder = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(recorder)
-FIXTURES: dict[str, Any] = json.loads(recorder.FIXTURE_PATH.read_text())
 
 
 @pytest.mark.parametrize("index", range(len(recorder.LOADER_CASES)))

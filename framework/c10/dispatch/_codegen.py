@@ -71,6 +71,29 @@ def param_name(name: str) -> str:
     return name + "_" if keyword.iskeyword(name) else name
 
 
+def schema_parameters(schema: FunctionSchema, env: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
+    """A generated function's view of a schema's arguments: its parameter list (defaults are
+    stored in `env` as `_d_default<i>`), and how to pass them on: positional names and
+    `name=value` keyword items."""
+    params: list[str] = []
+    positional: list[str] = []
+    keywords: list[str] = []
+    for i, arg in enumerate(schema.arguments):
+        name = param_name(arg.name)
+        if arg.kwarg_only and "*" not in params:
+            params.append("*")
+        if arg.has_default:
+            env[f"_d_default{i}"] = python_default(arg)
+            params.append(f"{name}=_d_default{i}")
+        else:
+            params.append(name)
+        if arg.kwarg_only:
+            keywords.append(f"{arg.name}={name}")
+        else:
+            positional.append(name)
+    return params, positional, keywords
+
+
 def generate_dispatch_functions(
     op: OperatorHandle,
     slow_call: Callable[..., Any],
@@ -97,23 +120,10 @@ def generate_dispatch_functions(
         "_d_GENERIC": MODE_GENERIC,
         "_d_KEYSET": MODE_KEYSET,
     }
-    params: list[str] = []
-    positional: list[str] = []
-    keywords: list[str] = []
+    params, positional, keywords = schema_parameters(schema, env)
     key_terms: list[str] = []
-    for i, arg in enumerate(schema.arguments):
+    for arg in schema.arguments:
         name = param_name(arg.name)
-        if arg.kwarg_only and not any(p.startswith("*") for p in params):
-            params.append("*")
-        if arg.has_default:
-            env[f"_d_default{i}"] = python_default(arg)
-            params.append(f"{name}=_d_default{i}")
-        else:
-            params.append(name)
-        if arg.kwarg_only:
-            keywords.append(f"{arg.name}={name}")
-        else:
-            positional.append(name)
         kind = tensor_kind(arg.type)
         if kind is TensorKind.TENSOR:
             key_terms.append(f"{name}._impl.key_set.repr")
@@ -133,15 +143,9 @@ def generate_dispatch_functions(
     keys = " | ".join(key_terms) or "0"
     sep = ", " if call_args else ""
     fn_name = schema.name.rpartition("::")[2] or "op"
-    source = f"""
-def {fn_name}({", ".join(params)}):
-    try:
-        _d_bits = {keys}
-    except (AttributeError, TypeError):
-        raise _d_bad({args_tuple}, {kwargs_dict}) from None
-    _d_inc, _d_exc = _d_get()
-    _d_bits = (_d_bits | _d_inc) & ~_d_exc & _d_entry.mask
-    _d_kernel = _d_table[_d_bits.bit_length() - 1]
+    # Run the kernel at the highest key of `_d_bits` in the calling convention it was registered
+    # with (the common ones inline, the others through `_d_slow`).
+    run_kernel = f"""    _d_kernel = _d_table[_d_bits.bit_length() - 1]
     _d_mode = _d_kernel.mode
     if _d_mode == _d_PLAIN:
         return _d_kernel.unboxed_fn({call_args})
@@ -150,17 +154,19 @@ def {fn_name}({", ".join(params)}):
     if _d_mode == _d_GENERIC:
         return _d_kernel.unboxed_fn(_d_op, _d_ks(_d_bits){sep}{call_args})
     return _d_slow(_d_op, _d_kernel, _d_bits, {args_tuple}, {kwargs_dict})
-
+"""
+    source = f"""
+def {fn_name}({", ".join(params)}):
+    try:
+        _d_bits = {keys}
+    except (AttributeError, TypeError):
+        raise _d_bad({args_tuple}, {kwargs_dict}) from None
+    _d_inc, _d_exc = _d_get()
+    _d_bits = (_d_bits | _d_inc) & ~_d_exc & _d_entry.mask
+{run_kernel}
 def redispatch(_d_keyset, {", ".join(params)}):
     _d_bits = _d_keyset.repr & _d_entry.mask
-    _d_kernel = _d_table[_d_bits.bit_length() - 1]
-    _d_mode = _d_kernel.mode
-    if _d_mode == _d_PLAIN:
-        return _d_kernel.unboxed_fn({call_args})
-    if _d_mode == _d_KEYSET:
-        return _d_kernel.unboxed_fn(_d_ks(_d_bits){sep}{call_args})
-    return _d_slow(_d_op, _d_kernel, _d_bits, {args_tuple}, {kwargs_dict})
-"""
+{run_kernel}"""
     namespace: dict[str, Any] = {}
     exec(compile(source, f"<dispatch {schema.qualified_overload}>", "exec"), env, namespace)
     call = namespace[fn_name]

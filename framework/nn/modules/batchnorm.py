@@ -9,8 +9,8 @@ from framework._tensor import Tensor
 from framework.c10.device import Device
 from framework.c10.dtypes import dtype as DType
 from framework.nn import functional as F
-from framework.nn import init
 from framework.nn.modules.module import Module
+from framework.nn.modules.normalization import register_affine, reset_affine
 from framework.nn.parameter import Parameter
 
 __all__ = ["BatchNorm1d", "BatchNorm2d"]
@@ -45,15 +45,7 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(framework.empty(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(framework.empty(num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_affine(self, num_features, affine, bias, device, dtype)
         if track_running_stats:
             self.register_buffer("running_mean", framework.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", framework.ones(num_features, device=device, dtype=dtype))
@@ -78,10 +70,7 @@ class _BatchNorm(Module):
 
     def reset_parameters(self) -> None:
         self.reset_running_stats()
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+        reset_affine(self.weight, self.bias)
 
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
@@ -112,26 +101,13 @@ class _BatchNorm(Module):
             f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
         )
 
-    def _load_from_state_dict(
-        self,
-        state_dict: dict[str, Any],
-        prefix: str,
-        local_metadata: dict[str, Any],
-        strict: bool,
-        missing_keys: list[str],
-        unexpected_keys: list[str],
-        error_msgs: list[str],
-    ) -> None:
+    def _upgrade_state_dict(self, state_dict: dict[str, Any], prefix: str, version: int | None) -> None:
         """A state dict from before num_batches_tracked existed (version < 2, or no version
         recorded) loads with the module's current count (PyTorch's migration)."""
-        version = local_metadata.get("version")
         key = prefix + "num_batches_tracked"
         if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
             tracked = self.num_batches_tracked
             state_dict[key] = tracked if tracked is not None else framework.tensor(0, dtype=framework.long)
-        super()._load_from_state_dict(
-            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
-        )
 
 
 class BatchNorm1d(_BatchNorm):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import ClassVar
 
 import framework
 from framework._tensor import Tensor
@@ -28,9 +29,11 @@ def ntuple(value: int | Sequence[int], n: int) -> tuple[int, ...]:
 
 
 class _ConvNd(Module):
-    """What Conv1d and Conv2d share: checked geometry, weight (out, in/groups, *kernel), bias,
-    PyTorch's initialisation and printing."""
+    """What Conv1d and Conv2d share: their constructor (checked geometry, weight (out,
+    in/groups, *kernel), bias), PyTorch's initialisation, padding modes and printing. A subclass
+    gives the number of spatial dimensions and the functional convolution it calls."""
 
+    _spatial_dims: ClassVar[int]
     in_channels: int
     out_channels: int
     kernel_size: tuple[int, ...]
@@ -46,20 +49,20 @@ class _ConvNd(Module):
 
     def __init__(
         self,
-        n: int,
         in_channels: int,
         out_channels: int,
         kernel_size: int | Sequence[int],
-        stride: int | Sequence[int],
-        padding: str | int | Sequence[int],
-        dilation: int | Sequence[int],
-        groups: int,
-        bias: bool,
-        padding_mode: str,
-        device: Device | str | None,
-        dtype: DType | None,
+        stride: int | Sequence[int] = 1,
+        padding: str | int | Sequence[int] = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Device | str | None = None,
+        dtype: DType | None = None,
     ) -> None:
         super().__init__()
+        n = self._spatial_dims
         kernel = ntuple(kernel_size, n)
         strides = ntuple(stride, n)
         dilations = ntuple(dilation, n)
@@ -146,34 +149,7 @@ class _ConvNd(Module):
 class Conv1d(_ConvNd):
     """1-d convolution (cross-correlation) over (N, C, L) or (C, L) inputs."""
 
-    def __init__(
-        self,
-        in_channels: int,
-        out_channels: int,
-        kernel_size: int | Sequence[int],
-        stride: int | Sequence[int] = 1,
-        padding: str | int | Sequence[int] = 0,
-        dilation: int | Sequence[int] = 1,
-        groups: int = 1,
-        bias: bool = True,
-        padding_mode: str = "zeros",
-        device: Device | str | None = None,
-        dtype: DType | None = None,
-    ) -> None:
-        super().__init__(
-            1,
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            groups,
-            bias,
-            padding_mode,
-            device,
-            dtype,
-        )
+    _spatial_dims = 1
 
     def _conv_forward(self, input: Tensor, padding: str | tuple[int, ...]) -> Tensor:
         return F.conv1d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
@@ -182,34 +158,7 @@ class Conv1d(_ConvNd):
 class Conv2d(_ConvNd):
     """2-d convolution (cross-correlation) over (N, C, H, W) or (C, H, W) inputs."""
 
-    def __init__(
-        self,
-        in_channels: int,
-        out_channels: int,
-        kernel_size: int | Sequence[int],
-        stride: int | Sequence[int] = 1,
-        padding: str | int | Sequence[int] = 0,
-        dilation: int | Sequence[int] = 1,
-        groups: int = 1,
-        bias: bool = True,
-        padding_mode: str = "zeros",
-        device: Device | str | None = None,
-        dtype: DType | None = None,
-    ) -> None:
-        super().__init__(
-            2,
-            in_channels,
-            out_channels,
-            kernel_size,
-            stride,
-            padding,
-            dilation,
-            groups,
-            bias,
-            padding_mode,
-            device,
-            dtype,
-        )
+    _spatial_dims = 2
 
     def _conv_forward(self, input: Tensor, padding: str | tuple[int, ...]) -> Tensor:
         return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)

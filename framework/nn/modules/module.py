@@ -501,6 +501,11 @@ class Module:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         return destination
 
+    def _upgrade_state_dict(self, state_dict: dict[str, Any], prefix: str, version: int | None) -> None:
+        """Bring this module's entries of `state_dict` (keys under `prefix`), saved by `version` of
+        the module (None when the state dict does not record it), up to date in place before they
+        load. Nothing to do here; a module whose `_version` has moved on overrides it."""
+
     def _load_from_state_dict(
         self,
         state_dict: dict[str, Any],
@@ -513,6 +518,7 @@ class Module:
     ) -> None:
         """Copy this module's own entries of `state_dict` (keys under `prefix`) into its
         parameters and persistent buffers, recording what is missing, unexpected or wrong."""
+        self._upgrade_state_dict(state_dict, prefix, local_metadata.get("version"))
         persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local_state = {
             k: v for k, v in itertools.chain(self._parameters.items(), persistent.items()) if v is not None

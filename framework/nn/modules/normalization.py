@@ -16,6 +16,36 @@ from framework.nn.parameter import Parameter
 __all__ = ["LayerNorm"]
 
 
+def register_affine(
+    module: Module,
+    shape: int | tuple[int, ...],
+    affine: bool,
+    bias: bool,
+    device: Device | str | None,
+    dtype: DType | None,
+) -> None:
+    """The normalisations' elementwise map: parameters `weight` and `bias` of `shape` (not yet
+    initialised) when `affine`, None in their place when not (`bias` alone None when `bias` is
+    False)."""
+    if affine:
+        module.weight = Parameter(framework.empty(shape, device=device, dtype=dtype))
+        if bias:
+            module.bias = Parameter(framework.empty(shape, device=device, dtype=dtype))
+        else:
+            module.register_parameter("bias", None)
+    else:
+        module.register_parameter("weight", None)
+        module.register_parameter("bias", None)
+
+
+def reset_affine(weight: Tensor | None, bias: Tensor | None) -> None:
+    """The elementwise map's initialisation: the identity (weight ones, bias zeros)."""
+    if weight is not None:
+        init.ones_(weight)
+    if bias is not None:
+        init.zeros_(bias)
+
+
 class LayerNorm(Module):
     """Normalisation over the last dimensions (`normalized_shape`), with an elementwise affine map."""
 
@@ -36,22 +66,11 @@ class LayerNorm(Module):
         self.normalized_shape: tuple[int, ...] = shape
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(framework.empty(shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(framework.empty(shape, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_affine(self, shape, elementwise_affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+        reset_affine(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
