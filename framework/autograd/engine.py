@@ -35,11 +35,9 @@ def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
     if tensor.shape == shape:
         return tensor
     lead = tensor.dim() - len(shape)
-    dims = list(range(lead)) + [
-        lead + i for i, s in enumerate(shape) if s == 1 and tensor.shape[lead + i] != 1
-    ]
-    out = tensor.sum(dims, keepdim=True) if dims else tensor
-    return out.view(shape) if lead else out
+    ones = [lead + i for i, s in enumerate(shape) if s == 1 and tensor.shape[lead + i] != 1]
+    out = tensor.sum(ones, keepdim=True) if ones else tensor
+    return out.sum(list(range(lead))) if lead else out
 
 
 def _validate(node: Node, outputs: Sequence[Tensor | None]) -> list[Tensor | None]:
@@ -244,6 +242,8 @@ def execute(
                 if remaining == 0:
                     heapq.heappush(ready, (-nxt.sequence_nr, tie, nxt))
                     tie += 1
+            # Hold no gradient past its node: AccumulateGrad may then adopt it without a copy.
+            outputs = grads = grad = None  # type: ignore[assignment]
     finally:
         autograd_state.grad_mode.reset(token)
     return captured

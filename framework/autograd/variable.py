@@ -222,9 +222,12 @@ def check_inplace_of_function(tensor: Tensor) -> None:
         raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
 
 
-# sys.getrefcount of a gradient nobody else holds: the caller's name and getrefcount's argument
-# for the handle, the handle's slot for the impl, the impl's slot for the storage.
-_SOLE_OWNER_REFS: Final = 2
+# sys.getrefcount when nobody else holds the gradient, counted inside _can_steal: the handle is
+# held by AccumulateGrad.apply's local, _can_steal's parameter and getrefcount's argument; the
+# impl by the handle, the local `impl` and the argument; the storage by the impl and the argument.
+_SOLE_HANDLE_REFS: Final = 3
+_SOLE_IMPL_REFS: Final = 3
+_SOLE_STORAGE_REFS: Final = 2
 
 
 def _can_steal(grad: Tensor, variable: Tensor) -> bool:
@@ -234,9 +237,9 @@ def _can_steal(grad: Tensor, variable: Tensor) -> bool:
     var = variable._impl
     return (
         not is_grad_enabled()
-        and sys.getrefcount(grad) <= _SOLE_OWNER_REFS + 1
-        and sys.getrefcount(impl) <= _SOLE_OWNER_REFS
-        and sys.getrefcount(impl.storage) <= _SOLE_OWNER_REFS
+        and sys.getrefcount(grad) <= _SOLE_HANDLE_REFS
+        and sys.getrefcount(impl) <= _SOLE_IMPL_REFS
+        and sys.getrefcount(impl.storage) <= _SOLE_STORAGE_REFS
         and impl.autograd_meta is None
         and impl.storage_offset == 0
         and impl.strides == var.strides
