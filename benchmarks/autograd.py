@@ -18,19 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from timing import best_us, interleaved_best_us
+from numpy_mlp import loss_and_grads
+from timing import best_us, interleaved_best_us, torch_single_threaded
 
 import framework
 from framework.c10.storage import get_cpu_allocator
-
-
-def _torch() -> Any:
-    try:
-        import torch
-    except ImportError:
-        return None
-    torch.set_num_threads(1)
-    return torch
 
 
 class Mlp:
@@ -46,23 +38,9 @@ class Mlp:
 
     def numpy_step(self) -> float:
         """Forward and backward by hand (the floor for any NumPy-backed framework)."""
-        x, y = self.x, self.y
-        h_pre = x @ self.w1.T + self.b1
-        h = np.maximum(h_pre, 0)
-        logits = h @ self.w2.T + self.b2
-        shifted = logits - logits.max(axis=1, keepdims=True)
-        exp = np.exp(shifted)
-        total = exp.sum(axis=1, keepdims=True)
-        n = x.shape[0]
-        loss = float((np.log(total[:, 0]) - shifted[np.arange(n), y]).mean())
-        d_logits = exp / total
-        d_logits[np.arange(n), y] -= 1
-        d_logits /= n
-        self.gw2 = d_logits.T @ h
-        self.gb2 = d_logits.sum(axis=0)
-        d_h = (d_logits @ self.w2) * (h_pre > 0)
-        self.gw1 = d_h.T @ x
-        self.gb1 = d_h.sum(axis=0)
+        loss, self.gw1, self.gb1, self.gw2, self.gb2 = loss_and_grads(
+            self.x, self.y, self.w1, self.b1, self.w2, self.b2
+        )
         return loss
 
 
@@ -87,7 +65,7 @@ def mlp_step(lib: Any, mlp: Mlp) -> tuple[Callable[[], float], list[Any]]:
 
 
 def main() -> None:
-    torch = _torch()
+    torch = torch_single_threaded()
     rows: list[tuple[str, float, float | None, str]] = []
 
     a = framework.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
