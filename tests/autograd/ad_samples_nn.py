@@ -8,7 +8,8 @@ float64 ones; some are non-contiguous (transposed or strided) where the operator
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from ad_sample import Sample
@@ -93,117 +94,56 @@ def _softmax_backward_samples(log: bool) -> Callable[[], list[Sample]]:
 # ---- convolution --------------------------------------------------------------------------------
 
 
+def _seeded(seeds: Iterator[int], *shapes: tuple[int, ...] | None) -> tuple[Tensor | None, ...]:
+    """Uniform tensors of `shapes`, each from the next of `seeds` (None for None)."""
+    return tuple(None if shape is None else _uniform(next(seeds), shape) for shape in shapes)
+
+
+_Shapes = tuple[tuple[int, ...] | None, ...]
+_ConvGeometry = tuple[list[int], list[int], list[int], bool, list[int], int]
+"""(stride, padding, dilation, transposed, output_padding, groups)"""
+
+
 def _convolution_samples() -> list[Sample]:
-    return [
-        Sample(
-            (
-                _uniform(20, (2, 2, 4, 3)),
-                _uniform(21, (3, 2, 2, 2)),
-                _uniform(22, (3,)),
-                [1, 1],
-                [0, 1],
-                [1, 1],
-                False,
-                [0, 0],
-                1,
-            ),
-            desc="2-d with bias",
+    cases: list[tuple[_Shapes, _ConvGeometry, str]] = [  # shapes: input, weight, bias
+        (((2, 2, 4, 3), (3, 2, 2, 2), (3,)), ([1, 1], [0, 1], [1, 1], False, [0, 0], 1), "2-d with bias"),
+        (
+            ((1, 4, 5, 4), (2, 2, 2, 2), None),
+            ([2, 1], [1, 0], [1, 2], False, [0, 0], 2),
+            "groups, stride, dilation",
         ),
-        Sample(
-            (
-                _uniform(23, (1, 4, 5, 4)),
-                _uniform(24, (2, 2, 2, 2)),
-                None,
-                [2, 1],
-                [1, 0],
-                [1, 2],
-                False,
-                [0, 0],
-                2,
-            ),
-            desc="groups, stride, dilation",
-        ),
-        Sample(
-            (
-                _uniform(25, (2, 2, 5)),
-                _uniform(26, (2, 2, 3)),
-                _uniform(27, (2,)),
-                [2],
-                [1],
-                [1],
-                False,
-                [0],
-                1,
-            ),
-            desc="1-d",
-        ),
-        Sample(
-            (
-                _uniform(28, (1, 2, 3, 2)),
-                _uniform(29, (2, 2, 2, 2)),
-                _uniform(30, (2,)),
-                [2, 1],
-                [1, 0],
-                [1, 1],
-                True,
-                [1, 0],
-                1,
-            ),
-            desc="transposed",
-        ),
+        (((2, 2, 5), (2, 2, 3), (2,)), ([2], [1], [1], False, [0], 1), "1-d"),
+        (((1, 2, 3, 2), (2, 2, 2, 2), (2,)), ([2, 1], [1, 0], [1, 1], True, [1, 0], 1), "transposed"),
     ]
+    seeds = itertools.count(20)
+    return [Sample((*_seeded(seeds, *shapes), *geometry), desc=desc) for shapes, geometry, desc in cases]
 
 
 def _convolution_backward_samples() -> list[Sample]:
+    cases: list[tuple[_Shapes, list[int] | None, _ConvGeometry, str]] = [  # grad_output, input, weight
+        (
+            ((2, 3, 3, 2), (2, 2, 4, 3), (3, 2, 2, 2)),
+            [3],
+            ([1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+            "all three",
+        ),
+        (
+            ((1, 2, 3, 2), (1, 4, 5, 4), (2, 2, 2, 2)),
+            None,
+            ([2, 1], [1, 0], [1, 2], False, [0, 0], 2),
+            "groups, stride, dilation",
+        ),
+        (
+            ((1, 2, 5, 3), (1, 2, 3, 2), (2, 2, 2, 2)),
+            [2],
+            ([2, 1], [1, 0], [1, 1], True, [1, 0], 1),
+            "transposed",
+        ),
+    ]
+    seeds = itertools.count(31)
     return [
-        Sample(
-            (
-                _uniform(31, (2, 3, 3, 2)),
-                _uniform(32, (2, 2, 4, 3)),
-                _uniform(33, (3, 2, 2, 2)),
-                [3],
-                [1, 1],
-                [0, 0],
-                [1, 1],
-                False,
-                [0, 0],
-                1,
-                [True, True, True],
-            ),
-            desc="all three",
-        ),
-        Sample(
-            (
-                _uniform(34, (1, 2, 3, 2)),
-                _uniform(35, (1, 4, 5, 4)),
-                _uniform(36, (2, 2, 2, 2)),
-                None,
-                [2, 1],
-                [1, 0],
-                [1, 2],
-                False,
-                [0, 0],
-                2,
-                [True, True, True],
-            ),
-            desc="groups, stride, dilation",
-        ),
-        Sample(
-            (
-                _uniform(37, (1, 2, 5, 3)),
-                _uniform(38, (1, 2, 3, 2)),
-                _uniform(39, (2, 2, 2, 2)),
-                [2],
-                [2, 1],
-                [1, 0],
-                [1, 1],
-                True,
-                [1, 0],
-                1,
-                [True, True, True],
-            ),
-            desc="transposed",
-        ),
+        Sample((*_seeded(seeds, *shapes), bias_sizes, *geometry, [True, True, True]), desc=desc)
+        for shapes, bias_sizes, geometry, desc in cases
     ]
 
 

@@ -410,6 +410,13 @@ MAX_POOL_CASES = [
 ]
 
 
+def _pool_args(kwargs: dict[str, Any], **defaults: Any) -> list[Any]:
+    """A pooling call's keyword arguments as its backward operator's positional ones: kernel_size,
+    stride (the kernel size by default), then the arguments of `defaults`, in their order."""
+    full = {"stride": kwargs["kernel_size"], **defaults} | kwargs
+    return [full[name] for name in ("kernel_size", "stride", *defaults)]
+
+
 def _max_pool_reference(x: Array, k: int, s: int, ceil_mode: bool) -> Array:
     h, w = x.shape[-2:]
 
@@ -430,34 +437,6 @@ def test_max_pool2d_against_numpy(dtype: Any, ceil_mode: bool) -> None:
     close(F.max_pool2d(fw(x), 3, 2, ceil_mode=ceil_mode), _max_pool_reference(x, 3, 2, ceil_mode), dtype)
 
 
-@needs_torch
-@pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("kwargs", MAX_POOL_CASES)
-def test_max_pool2d_and_backward_against_torch(dtype: Any, kwargs: dict[str, Any]) -> None:
-    import torch
-
-    x = rand((2, 3, 9, 8), dtype, 31)
-    tx = th(x, True)
-    out, indices = torch.nn.functional.max_pool2d(tx, return_indices=True, **kwargs)
-    ours, our_indices = F.max_pool2d(fw(x), return_indices=True, **kwargs)
-    close(ours, out, dtype)
-    assert np.array_equal(our_indices.numpy(), indices.numpy())
-    g = rand(tuple(out.shape), dtype, 32)
-    (expected,) = torch.autograd.grad(out, tx, th(g))
-    full = dict(stride=kwargs["kernel_size"], padding=0, dilation=1, ceil_mode=False) | kwargs
-    mine = A.max_pool2d_with_indices_backward(
-        fw(g),
-        fw(x),
-        full["kernel_size"],
-        full["stride"],
-        full["padding"],
-        full["dilation"],
-        full["ceil_mode"],
-        our_indices,
-    )
-    close(mine, expected, dtype)
-
-
 def test_max_pool2d_ties_infinities_and_nans() -> None:
     x = np.array([[[[1.0, 1.0, -np.inf], [1.0, 0.0, -np.inf], [np.nan, 2.0, -np.inf]]]])
     out, indices = F.max_pool2d(fw(x), 2, 1, padding=1, return_indices=True)
@@ -476,29 +455,34 @@ AVG_POOL_CASES = [
 ]
 
 
+POOL_CASES = [("max", kwargs) for kwargs in MAX_POOL_CASES] + [("avg", kwargs) for kwargs in AVG_POOL_CASES]
+
+
 @needs_torch
 @pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("kwargs", AVG_POOL_CASES)
-def test_avg_pool2d_and_backward_against_torch(dtype: Any, kwargs: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("pool", "kwargs"), POOL_CASES)
+def test_pool2d_and_backward_against_torch(dtype: Any, pool: str, kwargs: dict[str, Any]) -> None:
+    """max_pool2d (and its indices) or avg_pool2d, and its backward operator."""
     import torch
 
-    x = rand((2, 3, 9, 8), dtype, 33)
+    seed = 31 if pool == "max" else 33
+    x = rand((2, 3, 9, 8), dtype, seed)
     tx = th(x, True)
-    out = torch.nn.functional.avg_pool2d(tx, **kwargs)
-    close(F.avg_pool2d(fw(x), **kwargs), out, dtype)
-    g = rand(tuple(out.shape), dtype, 34)
+    if pool == "max":
+        out, indices = torch.nn.functional.max_pool2d(tx, return_indices=True, **kwargs)
+        ours, our_indices = F.max_pool2d(fw(x), return_indices=True, **kwargs)
+        assert np.array_equal(our_indices.numpy(), indices.numpy())
+    else:
+        out, ours = torch.nn.functional.avg_pool2d(tx, **kwargs), F.avg_pool2d(fw(x), **kwargs)
+    close(ours, out, dtype)
+    g = rand(tuple(out.shape), dtype, seed + 1)
     (expected,) = torch.autograd.grad(out, tx, th(g))
-    full = dict(stride=kwargs["kernel_size"], padding=0, ceil_mode=False, count_include_pad=True) | kwargs
-    mine = A.avg_pool2d_backward(
-        fw(g),
-        fw(x),
-        full["kernel_size"],
-        full["stride"],
-        full["padding"],
-        full["ceil_mode"],
-        full["count_include_pad"],
-        full.get("divisor_override"),
-    )
+    if pool == "max":
+        args = _pool_args(kwargs, padding=0, dilation=1, ceil_mode=False)
+        mine = A.max_pool2d_with_indices_backward(fw(g), fw(x), *args, our_indices)
+    else:
+        args = _pool_args(kwargs, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)
+        mine = A.avg_pool2d_backward(fw(g), fw(x), *args)
     close(mine, expected, dtype)
 
 

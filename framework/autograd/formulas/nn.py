@@ -11,12 +11,21 @@ for an output that was not computed.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
+from typing import Literal
 
 import framework
 from framework._tensor import Tensor
 from framework.autograd.grad_mode import is_grad_enabled
+from framework.ops.kernels.nn import (
+    BCE_EPSILON,
+    BCE_LOG_FLOOR,
+    channel_shape,
+    dropout_scale,
+    reduction_grad_scale,
+)
 
 __all__ = [
     "batch_norm_double_backward_grad_out",
@@ -63,11 +72,6 @@ def _add(total: Tensor | None, term: Tensor | None) -> Tensor | None:
     if term is None:
         return total
     return term if total is None else total + term
-
-
-def _loss_scale(reduction: int, numel: int) -> float:
-    """The factor a loss reduction puts on each element's gradient: 1/numel for a mean."""
-    return 1.0 / numel if reduction == _MEAN and numel else 1.0
 
 
 # ---- activations and softmax --------------------------------------------------------------------
@@ -129,16 +133,12 @@ def convolution_backward_bias(grad: Tensor) -> Tensor:
     return grad.sum([0, *range(2, grad.ndim)])
 
 
+ConvGeometry = tuple[Sequence[int], Sequence[int], Sequence[int], bool, Sequence[int], int]
+"""convolution's (stride, padding, dilation, transposed, output_padding, groups), passed through."""
+
+
 def convolution_double_backward_grad_output(
-    grads: Sequence[Tensor | None],
-    input: Tensor,
-    weight: Tensor,
-    stride: Sequence[int],
-    padding: Sequence[int],
-    dilation: Sequence[int],
-    transposed: bool,
-    output_padding: Sequence[int],
-    groups: int,
+    grads: Sequence[Tensor | None], input: Tensor, weight: Tensor, *geometry: *ConvGeometry
 ) -> Tensor | None:
     """d/dgrad_output of convolution_backward: the convolution is bilinear, so the input gradient
     of a gradient ggI is the convolution of ggI with the weight, that of a weight gradient ggW
@@ -146,85 +146,39 @@ def convolution_double_backward_grad_output(
     gg_input, gg_weight, gg_bias = grads
     total = None
     if gg_input is not None:
-        total = framework.convolution(
-            gg_input, weight, None, stride, padding, dilation, transposed, output_padding, groups
-        )
+        total = framework.convolution(gg_input, weight, None, *geometry)
     if gg_weight is not None:
-        total = _add(
-            total,
-            framework.convolution(
-                input, gg_weight, None, stride, padding, dilation, transposed, output_padding, groups
-            ),
-        )
+        total = _add(total, framework.convolution(input, gg_weight, None, *geometry))
     if gg_bias is not None:
-        shape = [1, gg_bias.numel()] + [1] * (input.ndim - 2)
-        spread = gg_bias.reshape(shape)
-        total = spread if total is None else total + spread
+        total = _add(total, gg_bias.reshape(channel_shape(input.ndim)))
     return total
 
 
+def _conv_grad(
+    which: int, grad_output: Tensor, input: Tensor, weight: Tensor, geometry: ConvGeometry
+) -> Tensor:
+    """Output `which` (0: input, 1: weight) of convolution_backward, computed alone."""
+    mask = [i == which for i in range(3)]
+    result: Tensor = framework.convolution_backward(grad_output, input, weight, None, *geometry, mask)[which]
+    return result
+
+
 def convolution_double_backward_input(
-    grads: Sequence[Tensor | None],
-    grad_output: Tensor,
-    input: Tensor,
-    stride: Sequence[int],
-    padding: Sequence[int],
-    dilation: Sequence[int],
-    transposed: bool,
-    output_padding: Sequence[int],
-    groups: int,
+    grads: Sequence[Tensor | None], grad_output: Tensor, input: Tensor, *geometry: *ConvGeometry
 ) -> Tensor | None:
     """d/dinput of convolution_backward: only its weight gradient reads the input; contracted
     with a weight gradient ggW it is the input gradient of a convolution with weight ggW."""
     gg_weight = grads[1]
-    if gg_weight is None:
-        return None
-    result: Tensor = framework.convolution_backward(
-        grad_output,
-        input,
-        gg_weight,
-        None,
-        stride,
-        padding,
-        dilation,
-        transposed,
-        output_padding,
-        groups,
-        [True, False, False],
-    )[0]
-    return result
+    return None if gg_weight is None else _conv_grad(0, grad_output, input, gg_weight, geometry)
 
 
 def convolution_double_backward_weight(
-    grads: Sequence[Tensor | None],
-    grad_output: Tensor,
-    weight: Tensor,
-    stride: Sequence[int],
-    padding: Sequence[int],
-    dilation: Sequence[int],
-    transposed: bool,
-    output_padding: Sequence[int],
-    groups: int,
+    grads: Sequence[Tensor | None], grad_output: Tensor, weight: Tensor, *geometry: *ConvGeometry
 ) -> Tensor | None:
     """d/dweight of convolution_backward: only its input gradient reads the weight; contracted
     with an input gradient ggI it is the weight gradient of a convolution of ggI."""
     gg_input = grads[0]
-    if gg_input is None:
-        return None
-    result: Tensor = framework.convolution_backward(
-        grad_output,
-        gg_input,
-        weight,
-        None,
-        stride,
-        padding,
-        dilation,
-        transposed,
-        output_padding,
-        groups,
-        [False, True, False],
-    )[1]
-    return result
+    return None if gg_input is None else _conv_grad(1, grad_output, gg_input, weight, geometry)
 
 
 # ---- pooling, embedding, padding, dropout -------------------------------------------------------
@@ -257,14 +211,6 @@ def constant_pad_nd_backward(grad: Tensor, pad: Sequence[int]) -> Tensor:
     """The gradient of constant_pad_nd: grad with the padding cut off (negative padding back)."""
     result: Tensor = framework.constant_pad_nd(grad, [-p for p in pad])
     return result
-
-
-def dropout_scale(p: float, train: bool | None) -> float:
-    """What native_dropout multiplied the kept elements by: 1 / (1 - p) while training (train
-    None or True; 0 for p = 1), 1 otherwise."""
-    if train is not None and not train:
-        return 1.0
-    return 0.0 if p == 1 else 1.0 / (1.0 - p)
 
 
 # ---- layer and batch normalization --------------------------------------------------------------
@@ -333,6 +279,10 @@ class _Partials:
         return total
 
 
+LayerNormArgs = tuple[Tensor, Sequence[int], Tensor, Tensor, Tensor | None]
+"""native_layer_norm_backward's (input, normalized_shape, mean, rstd, weight), passed through."""
+
+
 def _layer_norm_parts(
     input: Tensor, normalized_shape: Sequence[int], mean: Tensor, rstd: Tensor
 ) -> tuple[Tensor, list[int], list[int]]:
@@ -341,83 +291,56 @@ def _layer_norm_parts(
     return (input - mean) * rstd, list(range(axis, input.ndim)), list(range(axis))
 
 
-def _layer_norm_partials(
+def _grad_out_terms(
+    dx_term: Tensor | None, gg_weight: Tensor | None, gg_bias: Tensor | None, x_hat: Tensor
+) -> Tensor | None:
+    """d/dgrad_out of a normalization's backward (dx, dw = sum grad_out x_hat, db = sum grad_out),
+    contracted with (ggI, ggW, ggb): `dx_term` (ggI's part) + ggW x_hat + ggb, the gradients of the
+    parameters shaped to broadcast against x_hat."""
+    total = _add(dx_term, None if gg_weight is None else gg_weight * x_hat)
+    return _add(total, None if gg_bias is None else gg_bias.expand(list(x_hat.shape)))
+
+
+def layer_norm_double_backward_grad_out(
+    grads: Sequence[Tensor | None], *args: *LayerNormArgs
+) -> Tensor | None:
+    """d/dgrad_out of native_layer_norm_backward (dx = rstd project(grad_out w), dw = sum grad_out
+    x_hat, db = sum grad_out), contracted with the gradients of (dx, dw, db)."""
+    input, normalized_shape, mean, rstd, weight = args
+    gg_input, gg_weight, gg_bias = grads
+    x_hat, dims, _ = _layer_norm_parts(input, normalized_shape, mean, rstd)
+    term = None
+    if gg_input is not None:
+        term = rstd * _project(gg_input, x_hat, dims)
+        term = term if weight is None else term * weight
+    return _grad_out_terms(term, gg_weight, gg_bias, x_hat)
+
+
+def _layer_norm_double_backward(
+    wrt: Literal["input", "mean", "rstd"],
     grads: Sequence[Tensor | None],
     grad_out: Tensor,
-    input: Tensor,
-    normalized_shape: Sequence[int],
-    mean: Tensor,
-    rstd: Tensor,
-    weight: Tensor | None,
-) -> tuple[_Partials, Tensor, list[int]]:
+    *args: *LayerNormArgs,
+) -> Tensor | None:
+    """d/d`wrt` of native_layer_norm_backward, contracted with the gradients of (dx, dw, db): the
+    input's through the statistics (unless they require grad), the statistics' as independent
+    inputs."""
+    input, normalized_shape, mean, rstd, weight = args
     gg_input, gg_weight, _ = grads
     x_hat, dims, _ = _layer_norm_parts(input, normalized_shape, mean, rstd)
     g = grad_out if weight is None else grad_out * weight
     gw = None if gg_weight is None else gg_weight * grad_out
-    return _Partials(gg_input, g, gw, x_hat, rstd, dims, project=True), x_hat, dims
-
-
-def layer_norm_double_backward_grad_out(
-    grads: Sequence[Tensor | None],
-    input: Tensor,
-    normalized_shape: Sequence[int],
-    mean: Tensor,
-    rstd: Tensor,
-    weight: Tensor | None,
-) -> Tensor | None:
-    """d/dgrad_out of native_layer_norm_backward (dx = rstd project(grad_out w), dw = sum grad_out
-    x_hat, db = sum grad_out), contracted with the gradients of (dx, dw, db)."""
-    gg_input, gg_weight, gg_bias = grads
-    x_hat, dims, _ = _layer_norm_parts(input, normalized_shape, mean, rstd)
-    total = None
-    if gg_input is not None:
-        term = rstd * _project(gg_input, x_hat, dims)
-        total = term if weight is None else term * weight
-    if gg_weight is not None:
-        total = _add(total, gg_weight * x_hat)
-    if gg_bias is not None:
-        total = _add(total, gg_bias.expand(list(input.shape)))
-    return total
-
-
-def layer_norm_double_backward_input(
-    grads: Sequence[Tensor | None],
-    grad_out: Tensor,
-    input: Tensor,
-    normalized_shape: Sequence[int],
-    mean: Tensor,
-    rstd: Tensor,
-    weight: Tensor | None,
-) -> Tensor | None:
-    """d/dinput of native_layer_norm_backward, contracted with the gradients of (dx, dw, db)."""
-    partials, x_hat, dims = _layer_norm_partials(grads, grad_out, input, normalized_shape, mean, rstd, weight)
+    partials = _Partials(gg_input, g, gw, x_hat, rstd, dims, project=True)
+    if wrt == "mean":
+        return partials.mean
+    if wrt == "rstd":
+        return partials.r
     return partials.through_statistics(x_hat, rstd, dims, mean.requires_grad, rstd.requires_grad)
 
 
-def layer_norm_double_backward_mean(
-    grads: Sequence[Tensor | None],
-    grad_out: Tensor,
-    input: Tensor,
-    normalized_shape: Sequence[int],
-    mean: Tensor,
-    rstd: Tensor,
-    weight: Tensor | None,
-) -> Tensor | None:
-    """d/dmean of native_layer_norm_backward, the mean an independent input."""
-    return _layer_norm_partials(grads, grad_out, input, normalized_shape, mean, rstd, weight)[0].mean
-
-
-def layer_norm_double_backward_rstd(
-    grads: Sequence[Tensor | None],
-    grad_out: Tensor,
-    input: Tensor,
-    normalized_shape: Sequence[int],
-    mean: Tensor,
-    rstd: Tensor,
-    weight: Tensor | None,
-) -> Tensor | None:
-    """d/drstd of native_layer_norm_backward, rstd an independent input."""
-    return _layer_norm_partials(grads, grad_out, input, normalized_shape, mean, rstd, weight)[0].r
+layer_norm_double_backward_input = functools.partial(_layer_norm_double_backward, "input")
+layer_norm_double_backward_mean = functools.partial(_layer_norm_double_backward, "mean")
+layer_norm_double_backward_rstd = functools.partial(_layer_norm_double_backward, "rstd")
 
 
 def layer_norm_double_backward_weight(
@@ -437,220 +360,157 @@ def layer_norm_double_backward_weight(
     return term.sum(lead) if lead else term
 
 
+BatchNormStatistics = tuple[Tensor | None, Tensor | None, Tensor | None, Tensor | None, bool, float]
+"""native_batch_norm_backward's (running_mean, running_var, save_mean, save_invstd, train, eps),
+passed through."""
+
+
 def _channel_view(t: Tensor, ndim: int) -> Tensor:
     """A per-channel (C,) tensor shaped to broadcast against (N, C, ...)."""
-    return t.reshape([1, t.numel()] + [1] * (ndim - 2))
+    return t.reshape(channel_shape(ndim))
 
 
 class _BatchNormParts:
     """x_hat and the per-channel mean and invstd (shaped to broadcast) that native_batch_norm_backward
-    uses: the saved statistics in training, the running ones in evaluation."""
+    uses: the saved statistics in training, the running ones in evaluation; whether the saved
+    statistics require grad."""
 
-    __slots__ = ("dims", "invstd", "mean", "x_hat")
+    __slots__ = ("dims", "invstd", "mean", "saved_require_grad", "train", "x_hat")
 
-    def __init__(
-        self,
-        input: Tensor,
-        running_mean: Tensor | None,
-        running_var: Tensor | None,
-        save_mean: Tensor | None,
-        save_invstd: Tensor | None,
-        train: bool,
-        eps: float,
-    ) -> None:
+    def __init__(self, input: Tensor, *statistics: *BatchNormStatistics) -> None:
+        running_mean, running_var, save_mean, save_invstd, train, eps = statistics
         ndim = input.ndim
         if train:
             assert save_mean is not None and save_invstd is not None
             mean, invstd = save_mean, save_invstd
+            self.saved_require_grad = (save_mean.requires_grad, save_invstd.requires_grad)
         else:
             assert running_mean is not None and running_var is not None
             mean, invstd = running_mean, (running_var + eps).rsqrt()
+            self.saved_require_grad = (False, False)
+        self.train = train
         self.mean = _channel_view(mean, ndim)
         self.invstd = _channel_view(invstd, ndim)
         self.x_hat = (input - self.mean) * self.invstd
         self.dims = [0, *range(2, ndim)]
 
-
-def _batch_norm_partials(
-    grads: Sequence[Tensor | None],
-    grad_out: Tensor,
-    weight: Tensor | None,
-    parts: _BatchNormParts,
-    train: bool,
-) -> _Partials:
-    gg_input, gg_weight, _ = grads
-    ndim = grad_out.ndim
-    gg = gg_input if gg_input is None or weight is None else gg_input * _channel_view(weight, ndim)
-    gw = None if gg_weight is None else _channel_view(gg_weight, ndim) * grad_out
-    return _Partials(gg, grad_out, gw, parts.x_hat, parts.invstd, parts.dims, project=train)
+    def scaled(self, v: Tensor) -> Tensor:
+        """invstd project(v) in training, invstd v in evaluation: dx for grad_out v (weight 1)."""
+        return self.invstd * (_project(v, self.x_hat, self.dims) if self.train else v)
 
 
 def batch_norm_double_backward_grad_out(
-    grads: Sequence[Tensor | None],
-    input: Tensor,
-    weight: Tensor | None,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    save_mean: Tensor | None,
-    save_invstd: Tensor | None,
-    train: bool,
-    eps: float,
+    grads: Sequence[Tensor | None], input: Tensor, weight: Tensor | None, *statistics: *BatchNormStatistics
 ) -> Tensor | None:
     """d/dgrad_out of native_batch_norm_backward (dx = w invstd project(grad_out) in training,
     w invstd grad_out in evaluation; dw = sum grad_out x_hat; db = sum grad_out)."""
     gg_input, gg_weight, gg_bias = grads
-    parts = _BatchNormParts(input, running_mean, running_var, save_mean, save_invstd, train, eps)
-    total = None
+    parts = _BatchNormParts(input, *statistics)
+    term = None
     if gg_input is not None:
-        scaled = gg_input if weight is None else gg_input * _channel_view(weight, input.ndim)
-        total = parts.invstd * (_project(scaled, parts.x_hat, parts.dims) if train else scaled)
-    if gg_weight is not None:
-        total = _add(total, _channel_view(gg_weight, input.ndim) * parts.x_hat)
-    if gg_bias is not None:
-        total = _add(total, _channel_view(gg_bias, input.ndim).expand(list(input.shape)))
-    return total
-
-
-def batch_norm_double_backward_input(
-    grads: Sequence[Tensor | None],
-    grad_out: Tensor,
-    input: Tensor,
-    weight: Tensor | None,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    save_mean: Tensor | None,
-    save_invstd: Tensor | None,
-    train: bool,
-    eps: float,
-) -> Tensor | None:
-    """d/dinput of native_batch_norm_backward; in training, through the saved statistics too
-    unless they require grad themselves."""
-    parts = _BatchNormParts(input, running_mean, running_var, save_mean, save_invstd, train, eps)
-    partials = _batch_norm_partials(grads, grad_out, weight, parts, train)
-    if not train:
-        return partials.x
-    assert save_mean is not None and save_invstd is not None
-    return partials.through_statistics(
-        parts.x_hat, parts.invstd, parts.dims, save_mean.requires_grad, save_invstd.requires_grad
+        term = parts.scaled(gg_input if weight is None else gg_input * _channel_view(weight, input.ndim))
+    return _grad_out_terms(
+        term,
+        None if gg_weight is None else _channel_view(gg_weight, input.ndim),
+        None if gg_bias is None else _channel_view(gg_bias, input.ndim),
+        parts.x_hat,
     )
 
 
-def batch_norm_double_backward_mean(
+def _batch_norm_double_backward(
+    wrt: Literal["input", "mean", "invstd"],
     grads: Sequence[Tensor | None],
     grad_out: Tensor,
     input: Tensor,
     weight: Tensor | None,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    save_mean: Tensor | None,
-    save_invstd: Tensor | None,
-    train: bool,
-    eps: float,
+    *statistics: *BatchNormStatistics,
 ) -> Tensor | None:
-    """d/dmean of native_batch_norm_backward (the saved mean in training, the running mean in
-    evaluation), the mean an independent input."""
-    parts = _BatchNormParts(input, running_mean, running_var, save_mean, save_invstd, train, eps)
-    partial = _batch_norm_partials(grads, grad_out, weight, parts, train).mean
-    return None if partial is None else partial.reshape([-1])
-
-
-def batch_norm_double_backward_invstd(
-    grads: Sequence[Tensor | None],
-    grad_out: Tensor,
-    input: Tensor,
-    weight: Tensor | None,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    save_mean: Tensor | None,
-    save_invstd: Tensor | None,
-    train: bool,
-    eps: float,
-) -> Tensor | None:
-    """d/dsave_invstd (training) or d/drunning_var (evaluation, invstd = (var + eps)^-1/2) of
-    native_batch_norm_backward, the statistic an independent input."""
-    parts = _BatchNormParts(input, running_mean, running_var, save_mean, save_invstd, train, eps)
-    partial = _batch_norm_partials(grads, grad_out, weight, parts, train).r
+    """d/d`wrt` of native_batch_norm_backward, contracted with the gradients of (dx, dw, db): the
+    input's (in training through the saved statistics too, unless they require grad); the mean's
+    (the saved mean in training, the running mean in evaluation) and invstd's (save_invstd in
+    training, running_var in evaluation: invstd = (var + eps)^-1/2) as independent inputs."""
+    parts = _BatchNormParts(input, *statistics)
+    gg_input, gg_weight, _ = grads
+    ndim = grad_out.ndim
+    gg = gg_input if gg_input is None or weight is None else gg_input * _channel_view(weight, ndim)
+    gw = None if gg_weight is None else _channel_view(gg_weight, ndim) * grad_out
+    partials = _Partials(gg, grad_out, gw, parts.x_hat, parts.invstd, parts.dims, project=parts.train)
+    if wrt == "input":
+        if not parts.train:
+            return partials.x
+        return partials.through_statistics(parts.x_hat, parts.invstd, parts.dims, *parts.saved_require_grad)
+    partial = partials.mean if wrt == "mean" else partials.r
     if partial is None:
         return None
-    if not train:
+    if wrt == "invstd" and not parts.train:
         partial = partial * parts.invstd * parts.invstd * parts.invstd * -0.5
     return partial.reshape([-1])
 
 
+batch_norm_double_backward_input = functools.partial(_batch_norm_double_backward, "input")
+batch_norm_double_backward_mean = functools.partial(_batch_norm_double_backward, "mean")
+batch_norm_double_backward_invstd = functools.partial(_batch_norm_double_backward, "invstd")
+
+
 def batch_norm_double_backward_weight(
-    grads: Sequence[Tensor | None],
-    grad_out: Tensor,
-    input: Tensor,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    save_mean: Tensor | None,
-    save_invstd: Tensor | None,
-    train: bool,
-    eps: float,
+    grads: Sequence[Tensor | None], grad_out: Tensor, input: Tensor, *statistics: *BatchNormStatistics
 ) -> Tensor | None:
     """d/dweight of native_batch_norm_backward: only dx reads the weight."""
     gg_input = grads[0]
     if gg_input is None:
         return None
-    parts = _BatchNormParts(input, running_mean, running_var, save_mean, save_invstd, train, eps)
-    term = parts.invstd * (_project(gg_input, parts.x_hat, parts.dims) if train else gg_input)
-    return (term * grad_out).sum(parts.dims)
+    parts = _BatchNormParts(input, *statistics)
+    return (parts.scaled(gg_input) * grad_out).sum(parts.dims)
 
 
 # ---- losses -------------------------------------------------------------------------------------
 
 
-def nll_loss_double_backward_grad_output(
-    grad: Tensor,
-    target: Tensor,
-    weight: Tensor | None,
-    reduction: int,
-    ignore_index: int,
-    total_weight: Tensor,
-) -> Tensor:
+NllLossArgs = tuple[Tensor, Tensor | None, int, int, Tensor]
+"""nll_loss_backward's (target, weight, reduction, ignore_index, total_weight), passed through."""
+
+
+def _summed_nll(grad: Tensor, *args: *NllLossArgs) -> Tensor:
+    """The loss of grad itself, summed (a mean's is this over total_weight)."""
+    target, weight, _, ignore_index, _ = args
+    total: Tensor = framework.nll_loss_forward(grad, target, weight, _SUM, ignore_index)[0]
+    return total
+
+
+def nll_loss_double_backward_grad_output(grad: Tensor, *args: *NllLossArgs) -> Tensor:
     """d/dgrad_output of nll_loss_backward (the gradient -w[t] grad_output, over total_weight for a
     mean, at each target), contracted with grad: the loss of grad itself."""
+    target, weight, reduction, ignore_index, total_weight = args
     if reduction != _MEAN:
         unreduced: Tensor = framework.nll_loss_forward(grad, target, weight, reduction, ignore_index)[0]
         return unreduced
-    total: Tensor = framework.nll_loss_forward(grad, target, weight, _SUM, ignore_index)[0]
-    return total / total_weight
+    return _summed_nll(grad, *args) / total_weight
 
 
-def nll_loss_double_backward_total_weight(
-    grad: Tensor,
-    grad_output: Tensor,
-    target: Tensor,
-    weight: Tensor | None,
-    reduction: int,
-    ignore_index: int,
-    total_weight: Tensor,
-) -> Tensor:
+def nll_loss_double_backward_total_weight(grad: Tensor, grad_output: Tensor, *args: *NllLossArgs) -> Tensor:
     """d/dtotal_weight of nll_loss_backward (it only divides a mean), contracted with grad."""
+    _, _, reduction, _, total_weight = args
     if reduction != _MEAN:
         return framework.zeros(total_weight.shape, dtype=total_weight.dtype, device=total_weight.device)
-    total: Tensor = framework.nll_loss_forward(grad, target, weight, _SUM, ignore_index)[0]
-    return -(grad_output * total) / (total_weight * total_weight)
+    return -(grad_output * _summed_nll(grad, *args)) / (total_weight * total_weight)
 
 
 def mse_loss_double_backward_grad_output(
     grad: Tensor, self: Tensor, target: Tensor, reduction: int
 ) -> Tensor:
     """d/dgrad_output of mse_loss_backward = 2 (self - target) / (numel for a mean), times grad."""
-    return grad * (self - target) * (2.0 * _loss_scale(reduction, self.numel()))
+    return grad * (self - target) * (2.0 * reduction_grad_scale(reduction, self.numel()))
 
 
 def mse_loss_double_backward(grad: Tensor, grad_output: Tensor, self: Tensor, reduction: int) -> Tensor:
     """d/dself of mse_loss_backward = 2 grad_output / (numel for a mean), times grad (the target's
     is its negative)."""
-    return grad * grad_output * (2.0 * _loss_scale(reduction, self.numel()))
+    return grad * grad_output * (2.0 * reduction_grad_scale(reduction, self.numel()))
 
 
-_LOG_FLOOR = -100.0
-_BCE_EPSILON = 1e-12
-
-
-def _bce_weighted(value: Tensor, weight: Tensor | None) -> Tensor:
+def _bce_scaled(value: Tensor, self: Tensor, weight: Tensor | None, reduction: int) -> Tensor:
+    """`value` times what the reduction puts on each element (1/numel for a mean) and the weight."""
+    value = value * reduction_grad_scale(reduction, self.numel())
     return value if weight is None else value * weight
 
 
@@ -658,33 +518,33 @@ def binary_cross_entropy_target_backward(
     grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | None, reduction: int
 ) -> Tensor:
     """d/dtarget of binary_cross_entropy: w (log(1 - x) - log(x)), each logarithm floored at -100."""
-    logs = (1 - self).log().clamp_min(_LOG_FLOOR) - self.log().clamp_min(_LOG_FLOOR)
-    return _bce_weighted(grad * logs * _loss_scale(reduction, self.numel()), weight)
+    logs = (1 - self).log().clamp_min(BCE_LOG_FLOOR) - self.log().clamp_min(BCE_LOG_FLOOR)
+    return _bce_scaled(grad * logs, self, weight, reduction)
 
 
 def binary_cross_entropy_double_backward_grad_output(
     grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | None, reduction: int
 ) -> Tensor:
     """d/dgrad_output of binary_cross_entropy_backward = w (x - t) / max(x (1 - x), 1e-12)."""
-    ratio = (self - target) / ((1 - self) * self).clamp_min(_BCE_EPSILON)
-    return _bce_weighted(grad * ratio * _loss_scale(reduction, self.numel()), weight)
+    ratio = (self - target) / ((1 - self) * self).clamp_min(BCE_EPSILON)
+    return _bce_scaled(grad * ratio, self, weight, reduction)
 
 
 def binary_cross_entropy_double_backward(
     grad: Tensor, grad_output: Tensor, self: Tensor, target: Tensor, weight: Tensor | None, reduction: int
 ) -> Tensor:
     """d/dself of binary_cross_entropy_backward: grad_output w (x^2 - 2 t x + t) / (x (1 - x))^2."""
-    denominator = ((1 - self) * self).clamp_min(_BCE_EPSILON)
+    denominator = ((1 - self) * self).clamp_min(BCE_EPSILON)
     second = (self * self - target * self * 2 + target) / (denominator * denominator)
-    return _bce_weighted(grad * grad_output * second * _loss_scale(reduction, self.numel()), weight)
+    return _bce_scaled(grad * grad_output * second, self, weight, reduction)
 
 
 def binary_cross_entropy_double_backward_target(
     grad: Tensor, grad_output: Tensor, self: Tensor, weight: Tensor | None, reduction: int
 ) -> Tensor:
     """d/dtarget of binary_cross_entropy_backward: -grad_output w / max(x (1 - x), 1e-12)."""
-    denominator = ((1 - self) * self).clamp_min(_BCE_EPSILON)
-    return _bce_weighted(-grad * grad_output / denominator * _loss_scale(reduction, self.numel()), weight)
+    denominator = ((1 - self) * self).clamp_min(BCE_EPSILON)
+    return _bce_scaled(-grad * grad_output / denominator, self, weight, reduction)
 
 
 def _log_sigmoid(x: Tensor) -> Tensor:
@@ -692,7 +552,8 @@ def _log_sigmoid(x: Tensor) -> Tensor:
     return -((-x).clamp_min(0) + (-x.abs()).exp().log1p())
 
 
-def binary_cross_entropy_with_logits_backward(
+def _bce_with_logits_derivative(
+    wrt: Literal["self", "target"],
     grad: Tensor,
     self: Tensor,
     target: Tensor,
@@ -700,21 +561,17 @@ def binary_cross_entropy_with_logits_backward(
     pos_weight: Tensor | None,
     reduction: int,
 ) -> Tensor:
-    """d/dself of binary_cross_entropy_with_logits: sigmoid(x) (1 + (p - 1) t) - p t (p the
-    positive weight, 1 without), times the weight."""
-    s = self.sigmoid()
-    value = s - target if pos_weight is None else s * ((pos_weight - 1) * target + 1) - pos_weight * target
-    return _bce_weighted(grad * value * _loss_scale(reduction, self.numel()), weight)
+    """d/d`wrt` of binary_cross_entropy_with_logits, times the weight (p the positive weight, 1
+    without): d/dself = sigmoid(x) (1 + (p - 1) t) - p t, d/dtarget = -x - (p - 1) log(sigmoid(x))."""
+    if wrt == "self":
+        s = self.sigmoid()
+        value = (
+            s - target if pos_weight is None else s * ((pos_weight - 1) * target + 1) - pos_weight * target
+        )
+    else:
+        value = -self if pos_weight is None else -self - (pos_weight - 1) * _log_sigmoid(self)
+    return _bce_scaled(grad * value, self, weight, reduction)
 
 
-def binary_cross_entropy_with_logits_target_backward(
-    grad: Tensor,
-    self: Tensor,
-    target: Tensor,
-    weight: Tensor | None,
-    pos_weight: Tensor | None,
-    reduction: int,
-) -> Tensor:
-    """d/dtarget of binary_cross_entropy_with_logits: -x - (p - 1) log(sigmoid(x))."""
-    value = -self if pos_weight is None else -self - (pos_weight - 1) * _log_sigmoid(self)
-    return _bce_weighted(grad * value * _loss_scale(reduction, self.numel()), weight)
+binary_cross_entropy_with_logits_backward = functools.partial(_bce_with_logits_derivative, "self")
+binary_cross_entropy_with_logits_target_backward = functools.partial(_bce_with_logits_derivative, "target")

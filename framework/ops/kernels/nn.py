@@ -19,6 +19,7 @@ gradient) serve both kinds.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import warnings
@@ -26,7 +27,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import numpy as np
-import numpy.typing as npt
 from numpy.lib.stride_tricks import sliding_window_view
 
 from framework._tensor import Tensor
@@ -45,15 +45,13 @@ from framework.ops.kernels._registry import (
     kernel,
     new_tensor,
     not_implemented,
+    register_variants,
     same_device,
     structured,
     wrap_dim,
 )
+from framework.ops.kernels.linalg import Array, IntList, Sizes
 from framework.ops.kernels.views import strides_for_memory_format
-
-Array = npt.NDArray[Any]
-Sizes = tuple[int, ...]
-IntList = int | Sequence[int]
 
 _FLOATING: Final = frozenset((float16, float32, float64))
 _REDUCTION_NONE: Final = 0
@@ -107,6 +105,31 @@ def _emit_many(
     return outs
 
 
+def _emit_grads(
+    output_mask: Sequence[bool], device: Device, *grads: tuple[Sizes, dtype, Callable[[], Any]]
+) -> tuple[Tensor | None, Tensor | None, Tensor | None]:
+    """The three gradients of a backward operator, each (sizes, dtype, compute): emitted where
+    `output_mask` asks for it, None otherwise."""
+    first, second, third = (
+        _emit(sizes, d, device, compute) if wanted else None
+        for wanted, (sizes, d, compute) in zip(output_mask, grads, strict=True)
+    )
+    return first, second, third
+
+
+def _first_output(name: str, op: str, arity: int | None = None) -> Callable[..., Tensor]:
+    """Register (and return) kernel `name`: the first output of the aten operator `op` called with
+    the kernel's first `arity` arguments (all by default), as PyTorch's max_pool2d, layer_norm and
+    nll_loss are."""
+
+    def first(*args: Any) -> Tensor:
+        result: Tensor = getattr(aten(), op).default(*args[:arity])[0]
+        return result
+
+    register_variants(name, {"": first})
+    return first
+
+
 def _expand_param(name: str, value: IntList, n: int) -> list[int]:
     """A convolution parameter as `n` values (one value stands for all), with PyTorch's error."""
     values = int_list(value)
@@ -132,6 +155,17 @@ def _legacy_type(d: dtype) -> str:
 
 def _reduced_sizes(sizes: Sizes, reduction: int) -> Sizes:
     return sizes if reduction == _REDUCTION_NONE else ()
+
+
+def channel_shape(ndim: int) -> list[int]:
+    """The shape a per-channel (C,) array or tensor takes to broadcast against an `ndim`-d
+    (N, C, ...) one: [1, -1, 1, ...] (also used by the nn derivative formulas)."""
+    return [1, -1, *([1] * (ndim - 2))]
+
+
+def _channels_view(a: Array, ndim: int) -> Array:
+    """A per-channel (C,) array shaped to broadcast against (N, C, ...)."""
+    return a.reshape(channel_shape(ndim))
 
 
 # ---- gelu, silu ---------------------------------------------------------------------------------
@@ -345,22 +379,18 @@ def log_softmax_backward_data(grad_output: Tensor, output: Tensor, dim: int, inp
 # ---- convolution --------------------------------------------------------------------------------
 
 
+ConvGeometry = tuple[IntList, IntList, IntList, bool, IntList, int]
+"""convolution's (stride, padding, dilation, transposed, output_padding, groups) arguments."""
+
+
 class _ConvParams:
     """A convolution's geometry, checked: one stride/padding/dilation/output_padding per spatial
     dimension, the groups, and whether it is transposed."""
 
     __slots__ = ("dilation", "groups", "output_padding", "padding", "stride", "transposed")
 
-    def __init__(
-        self,
-        weight: Tensor,
-        stride: IntList,
-        padding: IntList,
-        dilation: IntList,
-        transposed: bool,
-        output_padding: IntList,
-        groups: int,
-    ) -> None:
+    def __init__(self, weight: Tensor, *geometry: *ConvGeometry) -> None:
+        stride, padding, dilation, transposed, output_padding, groups = geometry
         w = weight._impl
         if w.dim() < 3:
             raise RuntimeError("weight should have at least three dimensions")
@@ -607,30 +637,20 @@ def _conv_input_grad(grad: Array, w: Array, in_sizes: Sizes, params: _ConvParams
 
 
 @kernel("convolution")
-def convolution(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None,
-    stride: IntList,
-    padding: IntList,
-    dilation: IntList,
-    transposed: bool,
-    output_padding: IntList,
-    groups: int,
-) -> Tensor:
-    params = _ConvParams(weight, stride, padding, dilation, transposed, output_padding, groups)
+def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, *geometry: *ConvGeometry) -> Tensor:
+    params = _ConvParams(weight, *geometry)
     device = _check_conv(input, weight, bias, params)
     x, w = input._impl, weight._impl
     sizes = params.output_sizes(x.sizes, w.sizes)
 
     def values() -> Array:
         xs, ws = _values(input), _values(weight)
-        if transposed:
+        if params.transposed:
             y = _conv_input_grad(xs, ws, sizes[2:], params)
         else:
             y = _conv_forward(xs, ws, sizes[2:], params)
         if bias is not None:
-            y = y + _values(bias).reshape(1, -1, *([1] * (len(sizes) - 2)))
+            y = y + _channels_view(_values(bias), len(sizes))
         return y
 
     return _emit(sizes, x.dtype, device, values)
@@ -682,10 +702,12 @@ def convolution_backward(
         return total
 
     bias_shape = tuple(bias_sizes) if bias_sizes is not None else (expected[1],)
-    return (
-        _emit(x.sizes, x.dtype, device, grad_input) if output_mask[0] else None,
-        _emit(w.sizes, w.dtype, device, grad_weight) if output_mask[1] else None,
-        _emit(bias_shape, g.dtype, device, grad_bias) if output_mask[2] else None,
+    return _emit_grads(
+        output_mask,
+        device,
+        (x.sizes, x.dtype, grad_input),
+        (w.sizes, w.dtype, grad_weight),
+        (bias_shape, g.dtype, grad_bias),
     )
 
 
@@ -696,11 +718,14 @@ def _conv_nd(
     weight: Tensor,
     bias: Tensor | None,
     stride: IntList,
-    padding: IntList,
+    padding: IntList | str,
     dilation: IntList,
     groups: int,
 ) -> Tensor:
-    """conv1d/conv2d: `convolution` of a batched input (an unbatched one gets a batch of one)."""
+    """conv1d/conv2d (`n` = 1, 2) and their string-padding overloads: `convolution` of a batched
+    input (an unbatched one gets a batch of one)."""
+    if isinstance(padding, str):
+        input, stride, padding = _string_padding(n, input, weight, stride, padding, dilation)
     sizes = input._impl.sizes
     if len(sizes) not in (n + 1, n + 2):
         raise RuntimeError(
@@ -715,21 +740,13 @@ def _conv_nd(
     return out if batched else aten().squeeze.dim(out, 0)
 
 
-def _conv_nd_padding(
-    op: str,
-    n: int,
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None,
-    stride: IntList,
-    padding: str,
-    dilation: IntList,
-    groups: int,
-) -> Tensor:
-    """conv1d/conv2d with padding "valid" (none) or "same" (the output keeps the input's size; an
-    odd total padding puts the extra element after the input, padded explicitly)."""
+def _string_padding(
+    n: int, input: Tensor, weight: Tensor, stride: IntList, padding: str, dilation: IntList
+) -> tuple[Tensor, IntList, IntList]:
+    """(input, stride, padding) for padding "valid" (none) or "same" (the output keeps the input's
+    size; an odd total padding puts the extra element after the input, padded explicitly)."""
     if padding == "valid":
-        return _conv_nd(op, n, input, weight, bias, stride, 0, dilation, groups)
+        return input, stride, 0
     if padding != "same":
         raise RuntimeError(f"Invalid padding string: '{padding}'")
     strides = _expand_param("stride", stride, n)
@@ -740,7 +757,7 @@ def _conv_nd_padding(
     totals = [d * (k - 1) for d, k in zip(dilations, kernel_sizes, strict=True)]
     symmetric = [t // 2 for t in totals]
     if all(t % 2 == 0 for t in totals):
-        return _conv_nd(op, n, input, weight, bias, strides, symmetric, dilations, groups)
+        return input, strides, symmetric
     warnings.warn(
         "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of "
         "the input be created",
@@ -750,60 +767,14 @@ def _conv_nd_padding(
     extra: list[int] = []
     for t in reversed(totals):
         extra += [0, t % 2]
-    padded = aten().constant_pad_nd.default(input, extra, 0)
-    return _conv_nd(op, n, padded, weight, bias, strides, symmetric, dilations, groups)
+    return aten().constant_pad_nd.default(input, extra, 0), strides, symmetric
 
 
-@kernel("conv1d")
-def conv1d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: IntList = 1,
-    padding: IntList = 0,
-    dilation: IntList = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _conv_nd("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
-
-
-@kernel("conv2d")
-def conv2d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: IntList = 1,
-    padding: IntList = 0,
-    dilation: IntList = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _conv_nd("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
-
-
-@kernel("conv1d_padding")
-def conv1d_padding(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: IntList = 1,
-    padding: str = "valid",
-    dilation: IntList = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _conv_nd_padding("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
-
-
-@kernel("conv2d_padding")
-def conv2d_padding(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: IntList = 1,
-    padding: str = "valid",
-    dilation: IntList = 1,
-    groups: int = 1,
-) -> Tensor:
-    return _conv_nd_padding("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+for _n in (1, 2):
+    register_variants(
+        f"conv{_n}d",
+        {suffix: functools.partial(_conv_nd, f"conv{_n}d", _n) for suffix in ("", "_padding")},
+    )
 
 
 # ---- max and average pooling --------------------------------------------------------------------
@@ -1204,19 +1175,7 @@ def adaptive_avg_pool2d_backward(grad_output: Tensor, self: Tensor) -> Tensor:
     return _emit(impl.sizes, impl.dtype, device, values)
 
 
-@kernel("max_pool2d")
-def max_pool2d(
-    self: Tensor,
-    kernel_size: IntList,
-    stride: IntList = (),
-    padding: IntList = 0,
-    dilation: IntList = 1,
-    ceil_mode: bool = False,
-) -> Tensor:
-    result: Tensor = aten().max_pool2d_with_indices.default(
-        self, kernel_size, stride, padding, dilation, ceil_mode
-    )[0]
-    return result
+_first_output("max_pool2d", "max_pool2d_with_indices")
 
 
 @kernel("adaptive_avg_pool2d")
@@ -1293,6 +1252,13 @@ def embedding_dense_backward(
 
 
 # ---- layer and batch normalization --------------------------------------------------------------
+
+
+def _project(v: Array, x_hat: Array, axes: int | tuple[int, ...]) -> Array:
+    """v minus its mean and its component along x_hat over `axes` (x_hat has mean 0 and mean square
+    1 over them): a normalization's input gradient before the scaling."""
+    result: Array = v - v.mean(axis=axes, keepdims=True) - x_hat * (v * x_hat).mean(axis=axes, keepdims=True)
+    return result
 
 
 def _check_norm_parameter(input: dtype, parameter: Tensor | None, *, batch: bool) -> None:
@@ -1400,9 +1366,7 @@ def native_layer_norm_backward(
     def grad_input() -> Array:
         g, x_hat, r = parts()
         gw = g if weight is None else g * _values(weight, acc).reshape(1, width)
-        result: Array = r * (
-            gw - gw.mean(axis=1, keepdims=True) - x_hat * (gw * x_hat).mean(axis=1, keepdims=True)
-        )
+        result: Array = r * _project(gw, x_hat, 1)
         return result.reshape(impl.sizes)
 
     def grad_weight() -> Array:
@@ -1415,16 +1379,13 @@ def native_layer_norm_backward(
         return result.reshape(impl.sizes[axis:])
 
     parameter_dtype = impl.dtype if weight is None else weight._impl.dtype
-    return (
-        _emit(impl.sizes, impl.dtype, device, grad_input) if output_mask[0] else None,
-        _emit(impl.sizes[axis:], parameter_dtype, device, grad_weight) if output_mask[1] else None,
-        _emit(impl.sizes[axis:], parameter_dtype, device, grad_bias) if output_mask[2] else None,
+    return _emit_grads(
+        output_mask,
+        device,
+        (impl.sizes, impl.dtype, grad_input),
+        (impl.sizes[axis:], parameter_dtype, grad_weight),
+        (impl.sizes[axis:], parameter_dtype, grad_bias),
     )
-
-
-def _channels_view(a: Array, ndim: int) -> Array:
-    """A per-channel (C,) array shaped to broadcast against (N, C, ...)."""
-    return a.reshape(1, -1, *([1] * (ndim - 2)))
 
 
 @kernel("native_batch_norm")
@@ -1531,10 +1492,7 @@ def native_batch_norm_backward(
         if not train:
             scaled: Array = g * _channels_view(scale, impl.dim())
             return scaled
-        g_mean = g.mean(axis=axes)
-        proj = (g * x_hat).mean(axis=axes)
-        centered = g - _channels_view(g_mean, impl.dim()) - x_hat * _channels_view(proj, impl.dim())
-        result: Array = centered * _channels_view(scale, impl.dim())
+        result: Array = _project(g, x_hat, axes) * _channels_view(scale, impl.dim())
         return result
 
     def grad_weight() -> Array:
@@ -1546,24 +1504,16 @@ def native_batch_norm_backward(
         result: Array = _values(grad_out, acc).sum(axis=axes)
         return result
 
-    return (
-        _emit(impl.sizes, impl.dtype, device, grad_input) if output_mask[0] else None,
-        _emit((channels,), parameter_dtype, device, grad_weight) if output_mask[1] else None,
-        _emit((channels,), parameter_dtype, device, grad_bias) if output_mask[2] else None,
+    return _emit_grads(
+        output_mask,
+        device,
+        (impl.sizes, impl.dtype, grad_input),
+        ((channels,), parameter_dtype, grad_weight),
+        ((channels,), parameter_dtype, grad_bias),
     )
 
 
-@kernel("layer_norm")
-def layer_norm(
-    input: Tensor,
-    normalized_shape: Sequence[int],
-    weight: Tensor | None = None,
-    bias: Tensor | None = None,
-    eps: float = 1e-05,
-    cudnn_enable: bool = True,
-) -> Tensor:
-    result: Tensor = aten().native_layer_norm.default(input, normalized_shape, weight, bias, eps)[0]
-    return result
+_first_output("layer_norm", "native_layer_norm", arity=5)  # cudnn_enable is not passed on
 
 
 @kernel("batch_norm")
@@ -1614,8 +1564,9 @@ def _reduce(loss: Array, reduction: int) -> Any:
     return total / loss.size if reduction == _REDUCTION_MEAN else total
 
 
-def _grad_scale(reduction: int, numel: int) -> float:
-    """How a reduction scales each element's gradient (1/numel for a mean)."""
+def reduction_grad_scale(reduction: int, numel: int) -> float:
+    """How a loss reduction scales each element's gradient: 1/numel for a mean (also used by the nn
+    derivative formulas)."""
     return 1.0 / numel if reduction == _REDUCTION_MEAN and numel else 1.0
 
 
@@ -1760,7 +1711,7 @@ def mse_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reducti
     compute = _opmath(d)
 
     def values() -> Array:
-        scale = 2.0 * _grad_scale(reduction, self._impl.numel())
+        scale = 2.0 * reduction_grad_scale(reduction, self._impl.numel())
         diff = _values(self, compute) - _values(target, compute)
         return np.broadcast_to(scale * diff * _values(grad_output, compute), sizes)
 
@@ -1782,8 +1733,10 @@ def _check_bce_args(op: str, self: Tensor, target: Tensor, weight: Tensor | None
     return device
 
 
-_BCE_LOG_FLOOR: Final = -100.0
-_BCE_EPSILON: Final = 1e-12
+BCE_LOG_FLOOR: Final = -100.0
+"""Where binary cross entropy floors its logarithms (as PyTorch does)."""
+BCE_EPSILON: Final = 1e-12
+"""The least x (1 - x) binary cross entropy's gradient divides by."""
 
 
 @kernel("binary_cross_entropy")
@@ -1800,9 +1753,7 @@ def binary_cross_entropy(
         p, t = _values(self, acc), np.broadcast_to(_values(target, acc), x.sizes)
         if ((p < 0) | (p > 1)).any():
             raise RuntimeError("all elements of input should be between 0 and 1")
-        loss = -(
-            t * np.maximum(np.log(p), _BCE_LOG_FLOOR) + (1 - t) * np.maximum(np.log1p(-p), _BCE_LOG_FLOOR)
-        )
+        loss = -(t * np.maximum(np.log(p), BCE_LOG_FLOOR) + (1 - t) * np.maximum(np.log1p(-p), BCE_LOG_FLOOR))
         if weight is not None:
             loss = loss * _values(weight, acc)
         return _reduce(loss, reduction)
@@ -1827,8 +1778,8 @@ def binary_cross_entropy_backward(
     def values() -> Array:
         acc = _acc(x.dtype)
         p, t = _values(self, acc), _values(target, acc)
-        grad = _values(grad_output, acc) * _grad_scale(reduction, x.numel())
-        result = grad * (p - t) / np.maximum((1 - p) * p, _BCE_EPSILON)
+        grad = _values(grad_output, acc) * reduction_grad_scale(reduction, x.numel())
+        result = grad * (p - t) / np.maximum((1 - p) * p, BCE_EPSILON)
         if weight is not None:
             result = result * _values(weight, acc)
         return np.broadcast_to(result, x.sizes)
@@ -1872,16 +1823,7 @@ def binary_cross_entropy_with_logits(
     return _emit(_reduced_sizes(sizes, reduction), d, device, values)
 
 
-@kernel("nll_loss")
-def nll_loss(
-    self: Tensor,
-    target: Tensor,
-    weight: Tensor | None = None,
-    reduction: int = _REDUCTION_MEAN,
-    ignore_index: int = -100,
-) -> Tensor:
-    result: Tensor = aten().nll_loss_forward.default(self, target, weight, reduction, ignore_index)[0]
-    return result
+nll_loss = _first_output("nll_loss", "nll_loss_forward")
 
 
 @kernel("nll_loss_nd")
@@ -2168,7 +2110,11 @@ _pad2d("replication_pad2d", reflect=False)
 # ---- dropout ------------------------------------------------------------------------------------
 
 
-def _dropout_scale(p: float) -> float:
+def dropout_scale(p: float, train: bool | None = None) -> float:
+    """What native_dropout multiplies the kept elements by: 1 / (1 - p) while training (train
+    None or True; 0 for p = 1), 1 otherwise (also used by the derivative formula of native_dropout)."""
+    if train is not None and not train:
+        return 1.0
     return 0.0 if p == 1 else 1.0 / (1.0 - p)
 
 
@@ -2198,7 +2144,7 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
     strides = strides_for_memory_format(impl, MemoryFormat.preserve_format)
     flat[rng.fill_order(impl.sizes, strides)] = draws
     compute = _opmath(impl.dtype)
-    array(out)[...] = _values(input) * array(mask) * compute.type(_dropout_scale(p))
+    array(out)[...] = _values(input) * array(mask) * compute.type(dropout_scale(p))
     return out, mask
 
 
