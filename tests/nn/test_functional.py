@@ -1147,3 +1147,26 @@ def test_small_cnn_step_matches_torch() -> None:
     expected.backward()
     for mine, reference in zip(ours, theirs, strict=True):
         close(mine.grad, reference.grad)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize(
+    ("shape", "kernel"), [((128, 16, 8, 8), 2), ((3, 2, 7, 9), 3), ((2, 2, 4, 6), (2, 3))]
+)
+def test_max_pool_over_tiling_windows_keeps_pytorchs_choice(
+    shape: tuple[int, ...], kernel: Any, dtype: Any
+) -> None:
+    """Windows that tile the input take the fast path: ties go to the first maximum and NaN wins,
+    the last NaN of a window if there are several (PyTorch's scan, recorded from torch 2.13)."""
+    a = rand(shape, dtype)
+    a[0, 0, 0, :2] = np.nan  # two NaNs in one window: the second is the index
+    a[-1, -1, :2, :2] = 5.0  # a window of ties: the first is the index
+    ks = [kernel, kernel] if isinstance(kernel, int) else list(kernel)
+    out, indices = A.max_pool2d_with_indices(framework.tensor(a), ks, ks)
+    assert np.isnan(out.numpy()[0, 0, 0, 0]) and indices.numpy()[0, 0, 0, 0] == 1
+    assert out.numpy()[-1, -1, 0, 0] == 5.0 and indices.numpy()[-1, -1, 0, 0] == 0
+    windows = a[..., : out.shape[-2] * ks[0], : out.shape[-1] * ks[1]]
+    blocks = windows.reshape(*shape[:2], out.shape[-2], ks[0], out.shape[-1], ks[1])
+    expected = np.nanmax(blocks, axis=(3, 5))
+    finite = ~np.isnan(out.numpy())
+    np.testing.assert_array_equal(out.numpy()[finite], expected[finite])

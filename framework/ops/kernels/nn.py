@@ -880,6 +880,16 @@ class _Pool2d:
         """Where each window starts along height (0) or width (1), in unpadded coordinates."""
         return np.arange(self.out_hw[axis]) * self.stride[axis] - self.padding[axis]
 
+    def tiles(self) -> bool:
+        """Whether the windows tile the input: no padding or dilation, stride equal to the
+        kernel, every window inside the input (the common `max_pool2d(x, 2)`)."""
+        return (
+            tuple(self.padding) == (0, 0)
+            and tuple(self.dilation) == (1, 1)
+            and tuple(self.stride) == tuple(self.kernel)
+            and all(o * k <= n for o, k, n in zip(self.out_hw, self.kernel, self.input_hw, strict=True))
+        )
+
     def windows(self, x: Array, fill: Any) -> Array:
         """x (B, H, W) padded with `fill` as windows (B, OH, OW, kH, kW) (a strided view)."""
         pads = [(0, 0)]
@@ -924,6 +934,11 @@ def max_pool2d_with_indices(
     def values() -> tuple[Array, Array]:
         x = _planes(self)
         (kh, kw), (dh, dw) = pool.kernel, pool.dilation
+        if pool.tiles():
+            found, best = _tile_max(x, pool)
+            rows = pool.starts(0)[:, None] + best // kw
+            cols = pool.starts(1)[None, :] + best % kw
+            return found.reshape(sizes), (rows * pool.input_hw[1] + cols).reshape(sizes)
         windows = pool.windows(x, _lowest(x.dtype))
         flat = windows.reshape(*windows.shape[:3], kh * kw)
         best = flat.argmax(axis=-1)
@@ -941,6 +956,26 @@ def max_pool2d_with_indices(
 
     out, indices = _emit_many(((sizes, impl.dtype), (sizes, int64)), impl.device, values)
     return out, indices
+
+
+def _tile_max(x: Array, pool: _Pool2d) -> tuple[Array, Array]:
+    """Max pooling over tiling windows, element by element of the window instead of window by
+    window, keeping PyTorch's scan: an element replaces the running maximum when it is greater or
+    NaN (so the first of equal maxima wins, and the last NaN)."""
+    (kh, kw), (oh, ow) = pool.kernel, pool.out_hw
+    blocks = x[:, : oh * kh, : ow * kw].reshape(x.shape[0], oh, kh, ow, kw)
+    # one copy that makes each window element a contiguous plane (fast elementwise loops)
+    planes = np.ascontiguousarray(blocks.transpose(2, 4, 0, 1, 3)).reshape(kh * kw, x.shape[0], oh, ow)
+    elements = list(planes)
+    found = elements[0].copy()
+    best = np.zeros(found.shape, dtype=np.int64)
+    for k, element in enumerate(elements[1:], start=1):
+        take = element > found
+        if found.dtype.kind == "f":
+            take |= np.isnan(element)
+        np.maximum(found, element, out=found)  # NaN propagates: the maximum is NaN either way
+        best += take * (k - best)
+    return found, best
 
 
 def _check_pool_grad(grad: Tensor, expected: Sizes) -> None:
