@@ -936,9 +936,10 @@ def max_pool2d_with_indices(
         (kh, kw), (dh, dw) = pool.kernel, pool.dilation
         if pool.tiles():
             found, best = _tile_max(x, pool)
-            rows = pool.starts(0)[:, None] + best // kw
-            cols = pool.starts(1)[None, :] + best % kw
-            return found.reshape(sizes), (rows * pool.input_hw[1] + cols).reshape(sizes)
+            in_w = pool.input_hw[1]
+            origins = pool.starts(0)[:, None] * in_w + pool.starts(1)[None, :]
+            offsets = (np.arange(kh)[:, None] * in_w + np.arange(kw)[None, :]).ravel()
+            return found.reshape(sizes), (origins + offsets.take(best)).reshape(sizes)
         windows = pool.windows(x, _lowest(x.dtype))
         flat = windows.reshape(*windows.shape[:3], kh * kw)
         best = flat.argmax(axis=-1)
