@@ -366,7 +366,7 @@ def _materialize(node: Node, grads: list[Any], n_outputs: int) -> list[Any]:
     out = list(grads) + [None] * (n_outputs - len(grads))
     for i, metadata in enumerate(node.input_metadata):
         if i < len(out) and out[i] is None and metadata is not None:
-            out[i] = framework.zeros(metadata.shape, dtype=metadata.dtype, device=metadata.device)
+            out[i] = metadata.zeros()
     return out
 
 

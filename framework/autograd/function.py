@@ -33,7 +33,7 @@ class FunctionCtx:
     """What forward tells backward (a custom Function's node is its ctx)."""
 
     _to_save: tuple[Tensor | None, ...]
-    _saved: list[SavedVariable | None] | None
+    _saved: list[SavedVariable | None]
     _dirty: tuple[Tensor, ...]
     _non_differentiable: tuple[Tensor, ...]
     _materialize_grads: bool
@@ -60,17 +60,9 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
-        saved = self._saved
-        if saved is None:
-            raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved tensors "
-                "after they have already been freed). Saved intermediate values of the graph are freed "
-                "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-                "backward through the graph a second time or if you need to access saved tensors after "
-                "calling backward."
-            )
+        """The tensors given to save_for_backward (PyTorch's error once backward freed them)."""
         assert isinstance(self, Node)
-        return tuple(None if s is None else s.unpack(self) for s in saved)
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -89,11 +81,9 @@ class BackwardCFunction(Node, FunctionCtx):
         self._is_tensor_input: tuple[bool, ...] = ()
 
     def apply(self, grads: Grads) -> Sequence[Tensor | None]:
-        import framework
-
         if self._materialize_grads:
             grads = [
-                framework.zeros(m.shape, dtype=m.dtype, device=m.device) if g is None and m is not None else g
+                m.zeros() if g is None and m is not None else g
                 for g, m in zip(grads, self.input_metadata, strict=False)
             ]
         result = self._forward_cls.backward(self, *grads)
@@ -118,10 +108,9 @@ class BackwardCFunction(Node, FunctionCtx):
         return out
 
     def release_variables(self) -> None:
-        if self._saved:
-            for s in self._saved:
-                if s is not None:
-                    s.release()
+        for s in self._saved:
+            if s is not None:
+                s.release()
 
 
 class Function:

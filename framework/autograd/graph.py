@@ -110,6 +110,13 @@ class InputMetadata:
         self.dtype = impl.dtype
         self.device = impl.device
 
+    def zeros(self) -> Tensor:
+        """The gradient of an output that received none."""
+        import framework
+
+        result: Tensor = framework.zeros(self.shape, dtype=self.dtype, device=self.device)
+        return result
+
 
 class Node:
     """One backward function of the graph (PyTorch's `torch.autograd.graph.Node`)."""
@@ -278,7 +285,7 @@ class SavedVariable:
                 ""
                 if fn is None
                 else f", which is output {self._output_nr if self._is_output else _output_nr(impl)} of "
-                f"{_short_name(fn)},"
+                f"{short_name(fn)},"
             )
             sizes = ", ".join(map(str, impl.sizes))
             hint = (
@@ -309,7 +316,8 @@ class SavedVariable:
         self._data = None
 
 
-def _short_name(node: Node) -> str:
+def short_name(node: Node) -> str:
+    """How PyTorch's messages name a node: `AddBackward0` is "Add"."""
     name = node.name()
     stripped = name.rstrip("0123456789")
     return stripped.removesuffix("Backward") if stripped.endswith("Backward") else name

@@ -24,6 +24,7 @@ from framework.autograd.graph import (
     add_hook,
     alias_impl,
     is_inference,
+    short_name,
 )
 from framework.c10.autograd_state import is_grad_enabled, is_inference_mode_enabled
 from framework.c10.tensor_impl import TensorImpl, VersionCounter
@@ -287,9 +288,7 @@ def gradient_edge(tensor: Tensor) -> Edge | None:
     if fn is not None:
         return (fn, meta.output_nr)  # type: ignore[attr-defined]
     if meta.requires_grad:  # type: ignore[attr-defined]
-        ref = meta.grad_accumulator  # type: ignore[attr-defined]
-        node = ref() if ref is not None else None
-        return (grad_accumulator(tensor) if node is None else node, 0)
+        return (grad_accumulator(tensor), 0)
     return None
 
 
@@ -317,7 +316,7 @@ def check_inplace(tensor: Tensor) -> None:
         creation = meta.creation_meta
         if creation is CreationMeta.MULTI_OUTPUT_NODE:
             fn = grad_fn_of(impl)
-            name = "a function" if fn is None else _short(fn)
+            name = "a function" if fn is None else short_name(fn)
             raise RuntimeError(
                 f"Output {meta.output_nr} of {name} is a view and is being modified inplace. This view "
                 "is the output of a function that returns multiple views. Such functions do not allow "
@@ -346,12 +345,6 @@ def check_inplace(tensor: Tensor) -> None:
             )
     if isinstance(meta, AutogradMeta) and meta.requires_grad and grad_fn_of(impl) is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-
-
-def _short(node: Node) -> str:
-    name = node.name()
-    stripped = name.rstrip("0123456789")
-    return stripped.removesuffix("Backward") if stripped.endswith("Backward") else name
 
 
 class CopySlices(Node):

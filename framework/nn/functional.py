@@ -154,9 +154,7 @@ def conv1d(
     groups: int = 1,
 ) -> Tensor:
     """1-d cross-correlation of (N, C, L) or (C, L) inputs; padding may be "valid" or "same"."""
-    if isinstance(padding, str):
-        return cast(Tensor, _aten.conv1d.padding(input, weight, bias, stride, padding, dilation, groups))
-    return cast(Tensor, _aten.conv1d.default(input, weight, bias, stride, padding, dilation, groups))
+    return _conv(_aten.conv1d, input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv2d(
@@ -169,9 +167,13 @@ def conv2d(
     groups: int = 1,
 ) -> Tensor:
     """2-d cross-correlation of (N, C, H, W) or (C, H, W) inputs; padding may be "valid" or "same"."""
-    if isinstance(padding, str):
-        return cast(Tensor, _aten.conv2d.padding(input, weight, bias, stride, padding, dilation, groups))
-    return cast(Tensor, _aten.conv2d.default(input, weight, bias, stride, padding, dilation, groups))
+    return _conv(_aten.conv2d, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv(op: Any, input: Tensor, weight: Tensor, bias: Tensor | None, *geometry: Any) -> Tensor:
+    """conv1d/conv2d: the `padding` overload for "valid"/"same", the default one for sizes."""
+    overload = op.padding if isinstance(geometry[1], str) else op.default
+    return cast(Tensor, overload(input, weight, bias, *geometry))
 
 
 def max_pool2d(
