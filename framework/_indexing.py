@@ -19,9 +19,15 @@ Index = Any
 
 
 def _aten() -> Any:
-    import framework.ops
+    from framework.ops.kernels._registry import aten
 
-    return framework.ops.aten
+    return aten()
+
+
+def _aten_op(name: str) -> Any:
+    from framework.ops.kernels._registry import aten_op
+
+    return aten_op(name)
 
 
 def _as_tuple(index: Index) -> tuple[Any, ...]:
@@ -126,7 +132,7 @@ def getitem(self: Tensor, index: Index) -> Tensor:
         view = _aten().view(self, list(self.shape))
     if not _has_advanced(advanced):
         return view
-    result: Tensor = _aten().index.Tensor(view, _trim(advanced))
+    result: Tensor = _aten_op("index.Tensor")(view, _trim(advanced))
     return result
 
 

@@ -27,6 +27,9 @@ __all__ = [
     "masked_select_backward",
     "matmul_other_backward",
     "matmul_self_backward",
+    "maybe_multiply",
+    "mm_mat1_backward",
+    "mm_mat2_backward",
     "permute_backward",
     "repeat_backward",
     "roll_backward",
@@ -264,19 +267,52 @@ def index_put_self_backward(grad: Tensor, indices: Sequence[Tensor | None], accu
 # ---- matmul -------------------------------------------------------------------------------------
 
 
-def matmul_self_backward(grad: Tensor, self_ndim: int, other: Tensor) -> Tensor:
+def _column_major(sizes: Sizes, strides: Sizes) -> bool:
+    """Whether a matrix is laid out column by column (the transpose of a contiguous one)."""
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+def maybe_multiply(t: Tensor, scalar: complex) -> Tensor:
+    """`t * scalar`, or `t` itself when the scalar is 1 (PyTorch's maybe_multiply: no copy)."""
+    return t if scalar == 1 else t * scalar
+
+
+def mm_mat1_backward(grad: Tensor, mat2: Tensor, sizes: Sizes, strides: Sizes, alpha: complex) -> Tensor:
+    """The gradient of `mm(mat1, mat2)` (times alpha) for `mat1`, laid out column by column when
+    `mat1` was (PyTorch's rule): the gradient of a transposed weight is then the transpose of a
+    contiguous matrix, so it needs no copy."""
+    if _column_major(sizes, strides):
+        return maybe_multiply(mat2.mm(grad.t()).t(), alpha)
+    return maybe_multiply(grad.mm(mat2.t()), alpha)
+
+
+def mm_mat2_backward(grad: Tensor, mat1: Tensor, sizes: Sizes, strides: Sizes, alpha: complex) -> Tensor:
+    """The gradient of `mm(mat1, mat2)` (times alpha) for `mat2`, laid out column by column when
+    `mat2` was (as `linear`'s `weight.t()` is)."""
+    if _column_major(sizes, strides):
+        return maybe_multiply(grad.t().mm(mat1).t(), alpha)
+    return maybe_multiply(mat1.t().mm(grad), alpha)
+
+
+def matmul_self_backward(grad: Tensor, self_sizes: Sizes, self_strides: Sizes, other: Tensor) -> Tensor:
     """The gradient of `matmul(self, other)` for `self` (batch dimensions that were broadcast are
     summed by the engine)."""
+    self_ndim = len(self_sizes)
     if other.ndim == 1:
         return grad * other if self_ndim == 1 else grad.unsqueeze(-1) * other
     if self_ndim == 1:
         return other.matmul(grad.unsqueeze(-1)).squeeze(-1)
+    if self_ndim == 2 and other.ndim == 2:
+        return mm_mat1_backward(grad, other, self_sizes, self_strides, 1)
     return grad.matmul(other.transpose(-1, -2))
 
 
-def matmul_other_backward(grad: Tensor, self: Tensor, other_ndim: int) -> Tensor:
+def matmul_other_backward(grad: Tensor, self: Tensor, other_sizes: Sizes, other_strides: Sizes) -> Tensor:
     """The gradient of `matmul(self, other)` for `other` (batch dimensions that were broadcast
     are summed by the engine)."""
+    other_ndim = len(other_sizes)
+    if self.ndim == 2 and other_ndim == 2:
+        return mm_mat2_backward(grad, self, other_sizes, other_strides, 1)
     if self.ndim == 1:
         return grad * self if other_ndim == 1 else self.unsqueeze(-1) * grad.unsqueeze(-2)
     if other_ndim == 1:

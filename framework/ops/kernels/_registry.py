@@ -22,7 +22,7 @@ import numpy.typing as npt
 from framework._tensor import Tensor
 from framework._tensor import wrap_dim as wrap_dim
 from framework.c10.device import Device, DeviceType, Layout
-from framework.c10.dispatch.dispatcher import OperatorHandle
+from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
 from framework.c10.dtypes import (
     bool_,
     complex64,
@@ -116,16 +116,36 @@ def resize(out: Tensor, sizes: tuple[int, ...]) -> None:
         out._impl.resize_(sizes)
 
 
-def aten() -> Any:
-    import framework.ops
+_ATEN: list[Any] = []
 
-    return framework.ops.aten
+
+def aten() -> Any:
+    """`framework.ops.aten` (imported on first use: kernels are defined before it exists)."""
+    if not _ATEN:
+        import framework.ops
+
+        _ATEN.append(framework.ops.aten)
+    return _ATEN[0]
+
+
+_ATEN_CALLS: Final[dict[str, Callable[..., Any]]] = {}
+
+
+def aten_op(name: str) -> Callable[..., Any]:
+    """The dispatch function of the aten overload `name` ("sum.dim_IntList", "view.default"),
+    found once: what a kernel calls to run another operator through the dispatcher."""
+    call = _ATEN_CALLS.get(name)
+    if call is None:
+        base, _, overload = name.partition(".")
+        handle = dispatcher().find_schema_or_throw(f"aten::{base}", "" if overload == "default" else overload)
+        call = _ATEN_CALLS[name] = handle.call
+    return call
 
 
 def dispatched_empty(
     size: Sequence[int], dtype: dtype | None, layout: Layout | None, device: Device | str | None
 ) -> Tensor:
-    result: Tensor = aten().empty.memory_format(size, dtype=dtype, layout=layout, device=device)
+    result: Tensor = aten_op("empty.memory_format")(size, dtype=dtype, layout=layout, device=device)
     return result
 
 

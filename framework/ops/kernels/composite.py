@@ -9,7 +9,7 @@ from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype, get_default_dtype
 from framework.ops._iter import Number
-from framework.ops.kernels._registry import aten, dispatched_empty, kernel, resize
+from framework.ops.kernels._registry import aten, aten_op, dispatched_empty, kernel, resize
 from framework.ops.kernels.factories import fill_dtype
 from framework.ops.kernels.views import strides_for_memory_format
 
@@ -61,7 +61,7 @@ def full(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    result: Tensor = aten().fill_.Scalar(
+    result: Tensor = aten_op("fill_.Scalar")(
         dispatched_empty(size, fill_dtype(fill_value, dtype), layout, device), fill_value
     )
     return result
@@ -70,7 +70,7 @@ def full(
 @kernel("full_out")
 def full_out(size: Sequence[int], fill_value: Number, *, out: Tensor) -> Tensor:
     resize(out, tuple(size))
-    result: Tensor = aten().fill_.Scalar(out, fill_value)
+    result: Tensor = aten_op("fill_.Scalar")(out, fill_value)
     return result
 
 
@@ -104,7 +104,7 @@ def full_like(
     memory_format: MemoryFormat | None = None,
 ) -> Tensor:
     empty = empty_like(self, dtype=dtype, layout=layout, device=device, memory_format=memory_format)
-    result: Tensor = aten().fill_.Scalar(empty, fill_value)
+    result: Tensor = aten_op("fill_.Scalar")(empty, fill_value)
     return result
 
 
@@ -139,7 +139,7 @@ def scalar_tensor(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    result: Tensor = aten().fill_.Scalar(
+    result: Tensor = aten_op("fill_.Scalar")(
         dispatched_empty((), dtype or get_default_dtype(), layout, device), s
     )
     return result
@@ -167,11 +167,11 @@ def arange_start(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    result: Tensor = aten().arange.start_step(start, end, 1, dtype=dtype, layout=layout, device=device)
+    result: Tensor = aten_op("arange.start_step")(start, end, 1, dtype=dtype, layout=layout, device=device)
     return result
 
 
 @kernel("arange_end_out")
 def arange_end_out(end: Number, *, out: Tensor) -> Tensor:
-    result: Tensor = aten().arange.start_out(0, end, 1, out=out)
+    result: Tensor = aten_op("arange.start_out")(0, end, 1, out=out)
     return result

@@ -28,7 +28,7 @@ from framework.ops.kernels._registry import (
     INTERNAL_OVERLAP,
     PARTIAL_OVERLAP,
     array,
-    aten,
+    aten_op,
     checked_scalar,
     has_internal_overlap,
     is_meta,
@@ -866,7 +866,7 @@ def where_scalar(condition: Tensor, self: Tensor | Number, other: Tensor | Numbe
     device = condition._impl.device
     x = self if isinstance(self, Tensor) else _scalar_operand(self, d, device)
     y = other if isinstance(other, Tensor) else _scalar_operand(other, d, device)
-    result: Tensor = aten().where.self(condition, x, y)
+    result: Tensor = aten_op("where.self")(condition, x, y)
     return result
 
 
@@ -876,7 +876,7 @@ def where_condition(condition: Tensor) -> list[Tensor]:
     zero-dim condition counts as one of one element)."""
     impl = condition._impl
     c = condition if impl.dim() else make_view(condition, (1,), (1,), impl.storage_offset)
-    nz: Tensor = aten().nonzero.default(c)
+    nz: Tensor = aten_op("nonzero.default")(c)
     n, k = nz._impl.sizes
     return [make_view(nz, (n,), (k,), nz._impl.storage_offset + j) for j in range(k)]
 

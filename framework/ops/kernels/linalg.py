@@ -41,7 +41,7 @@ from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     TensorMeta,
     array,
-    aten,
+    aten_op,
     check_out_dtype,
     checked_scalar,
     int_list,
@@ -499,14 +499,14 @@ def _warn_ger() -> None:
 def ger(self: Tensor, vec2: Tensor) -> Tensor:
     """CompositeImplicitAutograd: `outer` with PyTorch's deprecation warning."""
     _warn_ger()
-    result: Tensor = aten().outer.default(self, vec2)
+    result: Tensor = aten_op("outer.default")(self, vec2)
     return result
 
 
 @kernel("ger_out")
 def ger_out(self: Tensor, vec2: Tensor, *, out: Tensor) -> Tensor:
     _warn_ger()
-    result: Tensor = aten().outer.out(self, vec2, out=out)
+    result: Tensor = aten_op("outer.out")(self, vec2, out=out)
     return result
 
 

@@ -39,6 +39,7 @@ from framework.ops.kernels._registry import (
     TensorMeta,
     array,
     aten,
+    aten_op,
     checked_scalar,
     int_list,
     is_meta,
@@ -733,11 +734,11 @@ def _conv_nd(
             f"{list(sizes)}"
         )
     batched = len(sizes) == n + 2
-    x = input if batched else aten().unsqueeze.default(input, 0)
-    out: Tensor = aten().convolution.default(
+    x = input if batched else aten_op("unsqueeze.default")(input, 0)
+    out: Tensor = aten_op("convolution.default")(
         x, weight, bias, stride, padding, dilation, False, [0] * n, groups
     )
-    return out if batched else aten().squeeze.dim(out, 0)
+    return out if batched else aten_op("squeeze.dim")(out, 0)
 
 
 def _string_padding(
@@ -767,7 +768,7 @@ def _string_padding(
     extra: list[int] = []
     for t in reversed(totals):
         extra += [0, t % 2]
-    return aten().constant_pad_nd.default(input, extra, 0), strides, symmetric
+    return aten_op("constant_pad_nd.default")(input, extra, 0), strides, symmetric
 
 
 for _n in (1, 2):
@@ -1219,9 +1220,9 @@ def adaptive_avg_pool2d(self: Tensor, output_size: IntList) -> Tensor:
     """The 1x1 case is a mean over the last two dimensions (as in PyTorch, whose graph then holds a
     MeanBackward1 node)."""
     if _sized_list(output_size, 2) == [1, 1]:
-        mean: Tensor = aten().mean.dim(self, [-1, -2], True)
+        mean: Tensor = aten_op("mean.dim")(self, [-1, -2], True)
         return mean
-    result: Tensor = aten()._adaptive_avg_pool2d.default(self, output_size)
+    result: Tensor = aten_op("_adaptive_avg_pool2d.default")(self, output_size)
     return result
 
 
@@ -1578,7 +1579,7 @@ def batch_norm(
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
         elif t._impl.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t._impl.numel()}")
-    result: Tensor = aten().native_batch_norm.default(
+    result: Tensor = aten_op("native_batch_norm.default")(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )[0]
     return result
@@ -1885,10 +1886,10 @@ def nll_loss_nd(
     expected = (sizes[0], *sizes[2:])
     if target_sizes != expected:
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(target_sizes)}")
-    rows = aten().reshape.default(aten().movedim.int(self, 1, -1), [-1, sizes[1]])
-    loss = nll_loss(rows, aten().reshape.default(target, [-1]), weight, reduction, ignore_index)
+    rows = aten_op("reshape.default")(aten_op("movedim.int")(self, 1, -1), [-1, sizes[1]])
+    loss = nll_loss(rows, aten_op("reshape.default")(target, [-1]), weight, reduction, ignore_index)
     if reduction == _REDUCTION_NONE:
-        loss = aten().reshape.default(loss, list(expected))
+        loss = aten_op("reshape.default")(loss, list(expected))
     return loss
 
 
@@ -1896,7 +1897,7 @@ def _class_weights(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
     """A per-class weight shaped to broadcast along the class dimension of an `ndim`-d input."""
     shape = [1] * ndim
     shape[class_dim] = weight._impl.numel()
-    result: Tensor = aten().reshape.default(weight, shape)
+    result: Tensor = aten_op("reshape.default")(weight, shape)
     return result
 
 
@@ -2205,9 +2206,9 @@ def dropout(input: Tensor, p: float, train: bool) -> Tensor:
     if p == 0 or not train or input._impl.numel() == 0:
         return input
     if p == 1:
-        zeroed: Tensor = aten().mul.Scalar(input, 0.0)
+        zeroed: Tensor = aten_op("mul.Scalar")(input, 0.0)
         return zeroed
-    result: Tensor = aten().native_dropout.default(input, p, train)[0]
+    result: Tensor = aten_op("native_dropout.default")(input, p, train)[0]
     return result
 
 
@@ -2216,15 +2217,15 @@ def dropout(input: Tensor, p: float, train: bool) -> Tensor:
 
 @kernel("softmax_int")
 def softmax_int(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
-    converted = self if dtype is None else aten().to.dtype(self, dtype)
-    result: Tensor = aten()._softmax.default(converted, dim, False)
+    converted = self if dtype is None else aten_op("to.dtype")(self, dtype)
+    result: Tensor = aten_op("_softmax.default")(converted, dim, False)
     return result
 
 
 @kernel("log_softmax_int")
 def log_softmax_int(self: Tensor, dim: int, dtype: dtype | None = None) -> Tensor:
-    converted = self if dtype is None else aten().to.dtype(self, dtype)
-    result: Tensor = aten()._log_softmax.default(converted, dim, False)
+    converted = self if dtype is None else aten_op("to.dtype")(self, dtype)
+    result: Tensor = aten_op("_log_softmax.default")(converted, dim, False)
     return result
 
 

@@ -17,6 +17,7 @@ from framework.c10.dtypes import dtype, int64
 from framework.ops.kernels._registry import (
     array,
     aten,
+    aten_op,
     dispatched_empty,
     is_meta,
     kernel,
@@ -207,13 +208,13 @@ def randperm(
     pin_memory: bool | None = None,
 ) -> Tensor:
     empty = dispatched_empty((n,), dtype or int64, layout, device)
-    result: Tensor = aten().randperm.generator_out(n, generator=generator, out=empty)
+    result: Tensor = aten_op("randperm.generator_out")(n, generator=generator, out=empty)
     return result
 
 
 @kernel("randperm_out")
 def randperm_out(n: int, *, out: Tensor) -> Tensor:
-    result: Tensor = aten().randperm.generator_out(n, generator=None, out=out)
+    result: Tensor = aten_op("randperm.generator_out")(n, generator=None, out=out)
     return result
 
 

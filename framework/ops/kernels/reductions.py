@@ -42,7 +42,7 @@ from framework.ops._iter import Number, check_can_cast
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     array,
-    aten,
+    aten_op,
     check_out_dtype,
     int_list,
     is_meta,
@@ -223,14 +223,14 @@ def _accumulate(
 
 @kernel("sum")
 def sum_all(self: Tensor, *, dtype: dtype | None = None) -> Tensor:
-    result: Tensor = aten().sum.dim_IntList(self, None, False, dtype=dtype)
+    result: Tensor = aten_op("sum.dim_IntList")(self, None, False, dtype=dtype)
     return result
 
 
 @kernel("sum_out")
 def sum_out(self: Tensor, *, dtype: dtype | None = None, out: Tensor) -> Tensor:
     check_out_dtype(out, _sum_dtype(self._impl.dtype, dtype))
-    result: Tensor = aten().sum.IntList_out(self, None, False, dtype=dtype, out=out)
+    result: Tensor = aten_op("sum.IntList_out")(self, None, False, dtype=dtype, out=out)
     return result
 
 
@@ -299,13 +299,13 @@ def _mean(self: Tensor, dim: DimArg, keepdim: bool, requested: dtype | None, out
 
 @kernel("mean")
 def mean_all(self: Tensor, *, dtype: dtype | None = None) -> Tensor:
-    result: Tensor = aten().mean.dim(self, None, False, dtype=dtype)
+    result: Tensor = aten_op("mean.dim")(self, None, False, dtype=dtype)
     return result
 
 
 @kernel("mean_dtype_out")
 def mean_dtype_out(self: Tensor, *, dtype: dtype | None = None, out: Tensor) -> Tensor:
-    result: Tensor = aten().mean.out(self, None, False, dtype=dtype, out=out)
+    result: Tensor = aten_op("mean.out")(self, None, False, dtype=dtype, out=out)
     return result
 
 
@@ -583,13 +583,13 @@ _variance_kernel("std")
 
 @kernel("var_unbiased")
 def var_unbiased(self: Tensor, unbiased: bool = True) -> Tensor:
-    result: Tensor = aten().var.correction(self, None, correction=_correction(unbiased))
+    result: Tensor = aten_op("var.correction")(self, None, correction=_correction(unbiased))
     return result
 
 
 @kernel("var_dim")
 def var_dim(self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False) -> Tensor:
-    result: Tensor = aten().var.correction(self, dim, correction=_correction(unbiased), keepdim=keepdim)
+    result: Tensor = aten_op("var.correction")(self, dim, correction=_correction(unbiased), keepdim=keepdim)
     return result
 
 
@@ -598,19 +598,19 @@ def var_dim_out(
     self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False, *, out: Tensor
 ) -> Tensor:
     correction = _correction(unbiased)
-    result: Tensor = aten().var.correction_out(self, dim, correction=correction, keepdim=keepdim, out=out)
+    result: Tensor = aten_op("var.correction_out")(self, dim, correction=correction, keepdim=keepdim, out=out)
     return result
 
 
 @kernel("std_unbiased")
 def std_unbiased(self: Tensor, unbiased: bool = True) -> Tensor:
-    result: Tensor = aten().std.correction(self, None, correction=_correction(unbiased))
+    result: Tensor = aten_op("std.correction")(self, None, correction=_correction(unbiased))
     return result
 
 
 @kernel("std_dim")
 def std_dim(self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False) -> Tensor:
-    result: Tensor = aten().std.correction(self, dim, correction=_correction(unbiased), keepdim=keepdim)
+    result: Tensor = aten_op("std.correction")(self, dim, correction=_correction(unbiased), keepdim=keepdim)
     return result
 
 
@@ -619,7 +619,7 @@ def std_dim_out(
     self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False, *, out: Tensor
 ) -> Tensor:
     correction = _correction(unbiased)
-    result: Tensor = aten().std.correction_out(self, dim, correction=correction, keepdim=keepdim, out=out)
+    result: Tensor = aten_op("std.correction_out")(self, dim, correction=correction, keepdim=keepdim, out=out)
     return result
 
 
@@ -742,25 +742,25 @@ def norm_dim_out(
 
 @kernel("norm")
 def norm(self: Tensor, p: Number = 2) -> Tensor:
-    result: Tensor = aten().norm.ScalarOpt_dim(self, p, [], False)
+    result: Tensor = aten_op("norm.ScalarOpt_dim")(self, p, [], False)
     return result
 
 
 @kernel("norm_out")
 def norm_out(self: Tensor, p: Number = 2, *, out: Tensor) -> Tensor:
-    result: Tensor = aten().norm.out(self, p, [], False, out=out)
+    result: Tensor = aten_op("norm.out")(self, p, [], False, out=out)
     return result
 
 
 @kernel("norm_dtype")
 def norm_dtype(self: Tensor, p: Number | None, *, dtype: dtype) -> Tensor:
-    result: Tensor = aten().norm.ScalarOpt_dim_dtype(self, p, [], False, dtype=dtype)
+    result: Tensor = aten_op("norm.ScalarOpt_dim_dtype")(self, p, [], False, dtype=dtype)
     return result
 
 
 @kernel("norm_dtype_out")
 def norm_dtype_out(self: Tensor, p: Number | None, *, dtype: dtype, out: Tensor) -> Tensor:
-    result: Tensor = aten().norm.dtype_out(self, p, [], False, dtype=dtype, out=out)
+    result: Tensor = aten_op("norm.dtype_out")(self, p, [], False, dtype=dtype, out=out)
     return result
 
 

@@ -25,7 +25,7 @@ from framework.ops.kernels._registry import (
     INTERNAL_OVERLAP,
     PARTIAL_OVERLAP,
     array,
-    aten,
+    aten_op,
     check_out_dtype,
     has_internal_overlap,
     int_list,
@@ -291,13 +291,13 @@ def view(self: Tensor, size: Sequence[int]) -> Tensor:
 
 @kernel("view_as")
 def view_as(self: Tensor, other: Tensor) -> Tensor:
-    result: Tensor = aten().view.default(self, list(other._impl.sizes))
+    result: Tensor = aten_op("view.default")(self, list(other._impl.sizes))
     return result
 
 
 def _reshaped_copy(self: Tensor, sizes: Sizes) -> Tensor:
-    result: Tensor = aten()._unsafe_view.default(
-        aten().clone.default(self, memory_format=_CONTIGUOUS), list(sizes)
+    result: Tensor = aten_op("_unsafe_view.default")(
+        aten_op("clone.default")(self, memory_format=_CONTIGUOUS), list(sizes)
     )
     return result
 
@@ -308,7 +308,7 @@ def reshape(self: Tensor, shape: Sequence[int]) -> Tensor:
     sizes = infer_size(shape, impl.numel())
     if view_strides(impl.sizes, impl.strides, sizes) is None:
         return _reshaped_copy(self, sizes)
-    result: Tensor = aten().view.default(self, list(sizes))
+    result: Tensor = aten_op("view.default")(self, list(sizes))
     return result
 
 
@@ -319,7 +319,7 @@ def _reshape_copy(self: Tensor, size: Sequence[int]) -> Tensor:
 
 @kernel("reshape_as")
 def reshape_as(self: Tensor, other: Tensor) -> Tensor:
-    result: Tensor = aten().reshape.default(self, list(other._impl.sizes))
+    result: Tensor = aten_op("reshape.default")(self, list(other._impl.sizes))
     return result
 
 
@@ -383,7 +383,7 @@ def narrow(self: Tensor, dim: int, start: int | Tensor, length: int) -> Tensor:
         start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    result: Tensor = aten().slice.Tensor(self, d, start, start + length, 1)
+    result: Tensor = aten_op("slice.Tensor")(self, d, start, start + length, 1)
     return result
 
 
@@ -432,7 +432,7 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
 @kernel("swapaxes")
 @kernel("swapdims")
 def swapdims(self: Tensor, dim0: int, dim1: int) -> Tensor:
-    result: Tensor = aten().transpose.int(self, dim0, dim1)
+    result: Tensor = aten_op("transpose.int")(self, dim0, dim1)
     return result
 
 
@@ -486,7 +486,7 @@ def movedim(self: Tensor, source: int | Sequence[int], destination: int | Sequen
     placed = dict(zip(wrapped_dst, wrapped_src, strict=True)) if ndim else {}
     rest = iter(d for d in range(ndim) if d not in placed.values())
     order = [placed[d] if d in placed else next(rest) for d in range(ndim)]
-    result: Tensor = aten().permute.default(self, order)
+    result: Tensor = aten_op("permute.default")(self, order)
     return result
 
 
@@ -536,7 +536,7 @@ def expand(self: Tensor, size: Sequence[int], *, implicit: bool = False) -> Tens
 
 @kernel("expand_as")
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
-    result: Tensor = aten().expand.default(self, list(other._impl.sizes))
+    result: Tensor = aten_op("expand.default")(self, list(other._impl.sizes))
     return result
 
 
@@ -594,7 +594,7 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return self
     else:
         shape = [*impl.sizes[:start], math.prod(impl.sizes[start : end + 1]), *impl.sizes[end + 1 :]]
-    result: Tensor = aten().reshape.default(self, shape)
+    result: Tensor = aten_op("reshape.default")(self, shape)
     return result
 
 
@@ -613,7 +613,7 @@ def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
             f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {d} "
             f"({impl.sizes[d]}) in the input tensor"
         ) from None
-    result: Tensor = aten().view.default(self, [*impl.sizes[:d], *inferred, *impl.sizes[d + 1 :]])
+    result: Tensor = aten_op("view.default")(self, [*impl.sizes[:d], *inferred, *impl.sizes[d + 1 :]])
     return result
 
 
@@ -658,7 +658,7 @@ def split(self: Tensor, split_size: int, dim: int = 0) -> list[Tensor]:
 
 @kernel("split_sizes")
 def split_sizes(self: Tensor, split_size: Sequence[int], dim: int = 0) -> list[Tensor]:
-    result: list[Tensor] = aten().split_with_sizes.default(self, list(split_size), dim)
+    result: list[Tensor] = aten_op("split_with_sizes.default")(self, list(split_size), dim)
     return result
 
 
@@ -692,9 +692,9 @@ def chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     size = impl.sizes[d]
     result: list[Tensor]
     if size == 0:
-        result = aten().split_with_sizes.default(self, [0] * chunks, d)
+        result = aten_op("split_with_sizes.default")(self, [0] * chunks, d)
     else:
-        result = aten().split.Tensor(self, -(-size // chunks), d)
+        result = aten_op("split.Tensor")(self, -(-size // chunks), d)
     return result
 
 
@@ -739,7 +739,7 @@ def view_as_complex(self: Tensor) -> Tensor:
 def real(self: Tensor) -> Tensor:
     if not self._impl.dtype.is_complex:
         return self
-    result: Tensor = aten().select.int(aten().view_as_real.default(self), -1, 0)
+    result: Tensor = aten_op("select.int")(aten_op("view_as_real.default")(self), -1, 0)
     return result
 
 
@@ -747,7 +747,7 @@ def real(self: Tensor) -> Tensor:
 def imag(self: Tensor) -> Tensor:
     if not self._impl.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    result: Tensor = aten().select.int(aten().view_as_real.default(self), -1, 1)
+    result: Tensor = aten_op("select.int")(aten_op("view_as_real.default")(self), -1, 1)
     return result
 
 
@@ -834,7 +834,7 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
 
 
 def _empty_strided(sizes: Sizes, strides: Sizes, d: dtype, device: Device) -> Tensor:
-    result: Tensor = aten().empty_strided.default(list(sizes), list(strides), dtype=d, device=device)
+    result: Tensor = aten_op("empty_strided.default")(list(sizes), list(strides), dtype=d, device=device)
     return result
 
 
@@ -864,23 +864,23 @@ def clone(self: Tensor, *, memory_format: MemoryFormat | None = None) -> Tensor:
 
 @kernel("clone_out")
 def clone_out(self: Tensor, *, memory_format: MemoryFormat | None = None, out: Tensor) -> Tensor:
-    return _write_out(out, aten().clone.default(self, memory_format=memory_format))
+    return _write_out(out, aten_op("clone.default")(self, memory_format=memory_format))
 
 
 @kernel("copy")
 def copy(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
-    result: Tensor = aten().copy_.default(aten().clone.default(self), src, non_blocking)
+    result: Tensor = aten_op("copy_.default")(aten_op("clone.default")(self), src, non_blocking)
     return result
 
 
 @kernel("copy_out")
 def copy_out(self: Tensor, src: Tensor, non_blocking: bool = False, *, out: Tensor) -> Tensor:
-    return _write_out(out, aten().copy.default(self, src, non_blocking))
+    return _write_out(out, aten_op("copy.default")(self, src, non_blocking))
 
 
 @kernel("_unsafe_view_out")
 def _unsafe_view_out(self: Tensor, size: Sequence[int], *, out: Tensor) -> Tensor:
-    return _write_out(out, aten()._unsafe_view.default(self, list(size)))
+    return _write_out(out, aten_op("_unsafe_view.default")(self, list(size)))
 
 
 @kernel("contiguous")
@@ -890,7 +890,7 @@ def contiguous(self: Tensor, *, memory_format: MemoryFormat | int = _CONTIGUOUS)
         raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     if is_contiguous_as(self._impl, fmt):
         return self
-    result: Tensor = aten().clone.default(self, memory_format=fmt)
+    result: Tensor = aten_op("clone.default")(self, memory_format=fmt)
     return result
 
 
@@ -920,7 +920,7 @@ def _to_copy(
 def _to_copy_out(
     self: Tensor, *, non_blocking: bool = False, memory_format: MemoryFormat | None = None, out: Tensor
 ) -> Tensor:
-    result = aten()._to_copy.default(self, non_blocking=non_blocking, memory_format=memory_format)
+    result = aten_op("_to_copy.default")(self, non_blocking=non_blocking, memory_format=memory_format)
     return _write_out(out, result, same_dtype=False)
 
 
@@ -946,7 +946,7 @@ def _to(
         and (fmt is _PRESERVE or suggest_memory_format(impl) is fmt)
     ):
         return self
-    result: Tensor = aten()._to_copy.default(
+    result: Tensor = aten_op("_to_copy.default")(
         self,
         dtype=dtype,
         layout=layout,
@@ -1011,5 +1011,5 @@ def to_other(
 @kernel("type_as")
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     o = other._impl
-    result: Tensor = aten().to.dtype_layout(self, dtype=o.dtype, layout=Layout.strided, device=o.device)
+    result: Tensor = aten_op("to.dtype_layout")(self, dtype=o.dtype, layout=Layout.strided, device=o.device)
     return result
