@@ -1170,3 +1170,30 @@ def test_max_pool_over_tiling_windows_keeps_pytorchs_choice(
     expected = np.nanmax(blocks, axis=(3, 5))
     finite = ~np.isnan(out.numpy())
     np.testing.assert_array_equal(out.numpy()[finite], expected[finite])
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [(3, 2, 4, 4), (13, 16, 8, 8), (8, 1, 32, 32), (5, 600)],
+    ids=["short", "tiled", "one-channel", "2d"],
+)
+def test_batch_last_layout_matches_moveaxis(shape: tuple[int, ...]) -> None:
+    """The convolution's batch-last copy, tiled for long rows, equals NumPy's moveaxis copy,
+    for contiguous and strided inputs and batches that are no multiple of the tile."""
+    from framework.ops.kernels.nn import _batch_last
+
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(shape).astype(np.float32)
+    strided = rng.standard_normal((shape[0], 2 * shape[1], *shape[2:])).astype(np.float32)[:, ::2]
+    for x in (a, strided):
+        got = _batch_last(x)
+        assert got.flags.c_contiguous
+        np.testing.assert_array_equal(got, np.moveaxis(x, 0, -1))
+
+
+def test_conv2d_gradients_over_long_rows_match_finite_differences() -> None:
+    """conv2d's backward on gradients with rows long enough for the tiled batch-last copy."""
+    rng = np.random.default_rng(1)
+    x = framework.tensor(rng.standard_normal((9, 2, 16, 16)), requires_grad=True)
+    w = framework.tensor(rng.standard_normal((4, 2, 3, 3)), requires_grad=True)
+    assert gradcheck(lambda x, w: F.conv2d(x, w, padding=1), (x, w))

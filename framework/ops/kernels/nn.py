@@ -559,10 +559,26 @@ def _offsets(
     ]
 
 
+_TILE_ROWS: Final = 8
+_TILE_MIN_ROW: Final = 512
+"""`_batch_last` copies batch elements whose rows hold at least `_TILE_MIN_ROW` values a tile of
+`_TILE_ROWS` at a time: a plain transposing copy of long rows reads one value per cache line from
+rows a power of two of bytes apart, which is 3 to 6 times slower (measured on the demo CNN's
+gradients)."""
+
+
 def _batch_last(a: Array) -> Array:
     """(N, C, *S) as a contiguous (C, *S, N): the layout the column copies and scatters run in,
     with the batch as their long innermost loop."""
-    return np.ascontiguousarray(np.moveaxis(a, 0, -1))
+    n_batch = a.shape[0]
+    rows = a.reshape(n_batch, -1)
+    if rows.shape[1] < _TILE_MIN_ROW:
+        return np.ascontiguousarray(np.moveaxis(a, 0, -1))
+    result = np.empty((*a.shape[1:], n_batch), dtype=a.dtype)
+    columns = result.reshape(-1, n_batch)
+    for start in range(0, n_batch, _TILE_ROWS):
+        columns[:, start : start + _TILE_ROWS] = rows[start : start + _TILE_ROWS].T
+    return result
 
 
 def _im2col(x: Array, kernel_sizes: Sizes, out_sizes: Sizes, params: _ConvParams) -> Array:
