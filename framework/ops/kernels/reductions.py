@@ -59,6 +59,11 @@ Array = npt.NDArray[Any]
 DimArg = int | Sequence[int] | None
 Compute = Callable[[Array], tuple[Any, ...]]
 Reducer = Callable[..., Any]
+_SUM: Final[Reducer] = np.add.reduce
+_PROD: Final[Reducer] = np.multiply.reduce
+_MAX: Final[Reducer] = np.maximum.reduce
+_MIN: Final[Reducer] = np.minimum.reduce
+"""The ufuncs' reductions (`np.sum` and the like without their Python wrappers)."""
 
 
 # ---- dtypes ---------------------------------------------------------------------------------
@@ -236,34 +241,34 @@ def sum_out(self: Tensor, *, dtype: dtype | None = None, out: Tensor) -> Tensor:
 
 @kernel("sum_dim")
 def sum_dim(self: Tensor, dim: DimArg, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
-    return _accumulate("sum", np.sum, _acc, self, dim, keepdim, dtype, None)
+    return _accumulate("sum", _SUM, _acc, self, dim, keepdim, dtype, None)
 
 
 @kernel("sum_dim_out")
 def sum_dim_out(
     self: Tensor, dim: DimArg, keepdim: bool = False, *, dtype: dtype | None = None, out: Tensor
 ) -> Tensor:
-    return _accumulate("sum", np.sum, _acc, self, dim, keepdim, dtype, out)
+    return _accumulate("sum", _SUM, _acc, self, dim, keepdim, dtype, out)
 
 
 @kernel("prod")
 def prod(
     self: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: dtype | None = None
 ) -> Tensor:
-    return _accumulate("prod", np.prod, _opmath, self, dim, keepdim, dtype, None)
+    return _accumulate("prod", _PROD, _opmath, self, dim, keepdim, dtype, None)
 
 
 @kernel("prod_dim_out")
 def prod_dim_out(
     self: Tensor, dim: int, keepdim: bool = False, *, dtype: dtype | None = None, out: Tensor
 ) -> Tensor:
-    return _accumulate("prod", np.prod, _opmath, self, dim, keepdim, dtype, out)
+    return _accumulate("prod", _PROD, _opmath, self, dim, keepdim, dtype, out)
 
 
 @kernel("prod_out")
 def prod_out(self: Tensor, *, dtype: dtype | None = None, out: Tensor) -> Tensor:
     check_out_dtype(out, _sum_dtype(self._impl.dtype, dtype))
-    return _accumulate("prod", np.prod, _opmath, self, None, False, dtype, out)
+    return _accumulate("prod", _PROD, _opmath, self, None, False, dtype, out)
 
 
 def _mean(self: Tensor, dim: DimArg, keepdim: bool, requested: dtype | None, out: Tensor | None) -> Tensor:
@@ -290,7 +295,7 @@ def _mean(self: Tensor, dim: DimArg, keepdim: bool, requested: dtype | None, out
     count = math.prod(impl.sizes[d] for d in axes)
 
     def compute(a: Array) -> Any:
-        total = np.sum(_cast(a, result), axis=axes, keepdims=keepdim, dtype=_acc(result))
+        total = _SUM(_cast(a, result), axis=axes, keepdims=keepdim, dtype=_acc(result))
         total = total.astype(result.numpy_dtype).astype(_opmath(result))
         return (total / count).astype(result.numpy_dtype)
 
@@ -341,27 +346,27 @@ def _extreme_all(op: str, reducer: Reducer, self: Tensor, out: Tensor | None) ->
         if not can_cast(result, out._impl.dtype):
             raise RuntimeError(_CAN_CAST_MESSAGE)
         result = out._impl.dtype
-    return _emit(op, self, (), result, lambda a: reducer(a).astype(result.numpy_dtype), out)
+    return _emit(op, self, (), result, lambda a: reducer(a, axis=None).astype(result.numpy_dtype), out)
 
 
 @kernel("max_all")
 def max_all(self: Tensor) -> Tensor:
-    return _extreme_all("max", np.max, self, None)
+    return _extreme_all("max", _MAX, self, None)
 
 
 @kernel("max_all_out")
 def max_all_out(self: Tensor, *, out: Tensor) -> Tensor:
-    return _extreme_all("max", np.max, self, out)
+    return _extreme_all("max", _MAX, self, out)
 
 
 @kernel("min_all")
 def min_all(self: Tensor) -> Tensor:
-    return _extreme_all("min", np.min, self, None)
+    return _extreme_all("min", _MIN, self, None)
 
 
 @kernel("min_all_out")
 def min_all_out(self: Tensor, *, out: Tensor) -> Tensor:
-    return _extreme_all("min", np.min, self, out)
+    return _extreme_all("min", _MIN, self, out)
 
 
 def _extreme_dim(
@@ -442,22 +447,22 @@ def _extreme_values(
 
 @kernel("amax")
 def amax(self: Tensor, dim: DimArg = (), keepdim: bool = False) -> Tensor:
-    return _extreme_values("amax", np.max, self, dim, keepdim, None)
+    return _extreme_values("amax", _MAX, self, dim, keepdim, None)
 
 
 @kernel("amax_out")
 def amax_out(self: Tensor, dim: DimArg = (), keepdim: bool = False, *, out: Tensor) -> Tensor:
-    return _extreme_values("amax", np.max, self, dim, keepdim, out)
+    return _extreme_values("amax", _MAX, self, dim, keepdim, out)
 
 
 @kernel("amin")
 def amin(self: Tensor, dim: DimArg = (), keepdim: bool = False) -> Tensor:
-    return _extreme_values("amin", np.min, self, dim, keepdim, None)
+    return _extreme_values("amin", _MIN, self, dim, keepdim, None)
 
 
 @kernel("amin_out")
 def amin_out(self: Tensor, dim: DimArg = (), keepdim: bool = False, *, out: Tensor) -> Tensor:
-    return _extreme_values("amin", np.min, self, dim, keepdim, out)
+    return _extreme_values("amin", _MIN, self, dim, keepdim, out)
 
 
 def _arg_extreme(
@@ -547,9 +552,9 @@ def _var(
 
     def compute(a: Array) -> Any:
         x = a.astype(_acc(impl.dtype))
-        centred = x - np.sum(x, axis=axes, keepdims=True) / n
+        centred = x - _SUM(x, axis=axes, keepdims=True) / n
         squares = np.square(centred.real) + np.square(centred.imag) if x.dtype.kind == "c" else centred**2
-        variance = np.sum(squares, axis=axes, keepdims=keepdim) / divisor
+        variance = _SUM(squares, axis=axes, keepdims=keepdim) / divisor
         return (np.sqrt(variance) if op == "std" else variance).astype(precision)
 
     return _emit(op, self, shape, result, compute, out)
@@ -635,16 +640,16 @@ def _order(p: Number | None) -> float:
 def _vector_norm(a: Array, order: float, axes: tuple[int, ...], keepdim: bool) -> Any:
     magnitude = np.abs(a)
     if order == 0:
-        return np.sum(magnitude != 0, axis=axes, keepdims=keepdim)
+        return _SUM(magnitude != 0, axis=axes, keepdims=keepdim)
     if order == math.inf:
-        return np.max(magnitude, axis=axes, keepdims=keepdim)
+        return _MAX(magnitude, axis=axes, keepdims=keepdim)
     if order == -math.inf:
-        return np.min(magnitude, axis=axes, keepdims=keepdim)
+        return _MIN(magnitude, axis=axes, keepdims=keepdim)
     if order == 1:
-        return np.sum(magnitude, axis=axes, keepdims=keepdim)
+        return _SUM(magnitude, axis=axes, keepdims=keepdim)
     if order == 2:
-        return np.sqrt(np.sum(np.square(magnitude), axis=axes, keepdims=keepdim))
-    return np.power(np.sum(np.power(magnitude, order), axis=axes, keepdims=keepdim), 1 / order)
+        return np.sqrt(_SUM(np.square(magnitude), axis=axes, keepdims=keepdim))
+    return np.power(_SUM(np.power(magnitude, order), axis=axes, keepdims=keepdim), 1 / order)
 
 
 def _norm(
@@ -791,11 +796,11 @@ def _logsumexp(self: Tensor, dim: DimArg, keepdim: bool, out: Tensor | None) -> 
     def compute(a: Array) -> Any:
         x = _cast(a, source).astype(_opmath(source))
         real = x.real if x.dtype.kind == "c" else x
-        shift = np.max(real, axis=axes, keepdims=True, initial=-np.inf)
+        shift = _MAX(real, axis=axes, keepdims=True, initial=-np.inf)
         shift = np.where(np.isinf(shift), 0, shift)
         # PyTorch exponentiates in the input's dtype and sums in the result's.
         exps = _cast(np.exp(x - shift).astype(source.numpy_dtype), result).astype(_opmath(result))
-        total = np.log(np.sum(exps, axis=axes, keepdims=True)) + shift
+        total = np.log(_SUM(exps, axis=axes, keepdims=True)) + shift
         return total.reshape(shape).astype(result.numpy_dtype)
 
     return _emit("logsumexp", self, shape, result, compute, out)
