@@ -59,6 +59,14 @@ def _refuse_complex(error: type[Exception], message: str) -> DtypeCheck:
     return check
 
 
+def _apply(out: Array, fn: Callable[..., Any], *operands: Array | Number) -> None:
+    """`out[...] = fn(*operands)`: a ufunc writes into `out` directly (no temporary)."""
+    if isinstance(fn, np.ufunc):
+        fn(*operands, out=out, casting="unsafe")
+    else:
+        out[...] = fn(*operands)
+
+
 def _binary_meta(
     op: str, result_of: Callable[[dtype], dtype] = lambda d: d, check: DtypeCheck = _accept
 ) -> Callable[..., TensorMeta]:
@@ -81,8 +89,7 @@ def _binary_impl(
 ) -> Callable[..., None]:
     def impl(out: Array, self: Tensor, other: Operand) -> None:
         compute = compute_of(self, other)
-        result = fn(_operand(self, compute), _operand(other, compute))
-        out[...] = result
+        _apply(out, fn, _operand(self, compute), _operand(other, compute))
 
     return impl
 
@@ -202,7 +209,7 @@ structured("div", _div_meta, _div_impl)
 structured(
     "mul",
     _binary_meta("mul"),
-    _binary_impl(lambda a, b: np.logical_and(a, b) if a.dtype == np.bool_ else a * b),
+    _binary_impl(np.multiply),
 )
 
 
@@ -298,7 +305,7 @@ def _unary(
     def impl(out: Array, self: Tensor) -> None:
         a = array(self)
         compute = _to_float(self._impl.dtype) if to_float else self._impl.dtype
-        out[...] = fn(a if a.dtype == compute.numpy_dtype else a.astype(compute.numpy_dtype))
+        _apply(out, fn, a if a.dtype == compute.numpy_dtype else a.astype(compute.numpy_dtype))
 
     structured(op, meta, impl, None if inplace_check is None else inplace_meta)
 
