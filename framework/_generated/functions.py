@@ -231,6 +231,7 @@ tan = function("tan")
 tan_ = function("tan_")
 tanh = function("tanh")
 tanh_ = function("tanh_")
+threshold_backward = function("threshold_backward")
 transpose = function("transpose")
 tril = function("tril")
 triu = function("triu")
@@ -474,6 +475,7 @@ __all__ = [
     "tan_",
     "tanh",
     "tanh_",
+    "threshold_backward",
     "transpose",
     "tril",
     "triu",

@@ -69,6 +69,14 @@ def _silu_backward_samples() -> list[Sample]:
     return [Sample((_uniform(9, (2, 3)), _uniform(10, (2, 3))))]
 
 
+def _threshold_backward_samples() -> list[Sample]:
+    """`self` away from the threshold (the gradient steps there)."""
+    return [
+        Sample((_uniform(60, (2, 3)), _distinct(61, (2, 3)), 0), desc="relu's threshold"),
+        Sample((_uniform(62, (3,)), _distinct(63, (3, 2)).t(), 0.3), desc="broadcast, non-contiguous"),
+    ]
+
+
 def _softmax_samples() -> list[Sample]:
     return [
         Sample((_uniform(11, (2, 3, 2)), 1, False), desc="middle dim"),
@@ -415,6 +423,7 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "gelu_backward": _gelu_backward_samples,
     "silu": _silu_samples,
     "silu_backward": _silu_backward_samples,
+    "threshold_backward": _threshold_backward_samples,
     "_softmax": _softmax_samples,
     "_log_softmax": _softmax_samples,
     "_softmax_backward_data": _softmax_backward_samples(log=False),

@@ -1197,3 +1197,42 @@ def test_conv2d_gradients_over_long_rows_match_finite_differences() -> None:
     x = framework.tensor(rng.standard_normal((9, 2, 16, 16)), requires_grad=True)
     w = framework.tensor(rng.standard_normal((4, 2, 3, 3)), requires_grad=True)
     assert gradcheck(lambda x, w: F.conv2d(x, w, padding=1), (x, w))
+
+
+def test_threshold_backward_values_dtypes_and_errors() -> None:
+    """relu's backward operator: the gradient where `self > threshold` (NaN lets it through),
+    computed in the promoted dtype, with the threshold converted to it (PyTorch's checks)."""
+    grad = framework.tensor([1.0, float("nan"), 3.0, 4.0])
+    self_ = framework.tensor([-1.0, 0.0, float("nan"), 2.0])
+    np.testing.assert_array_equal(framework.threshold_backward(grad, self_, 0).numpy(), [0.0, 0.0, 3.0, 4.0])
+    ints = framework.threshold_backward(
+        framework.ones(4, dtype=framework.int64), framework.tensor([-1, 0, 2, 3]), 0.5
+    )
+    assert ints.dtype is framework.int64 and ints.tolist() == [0, 0, 1, 1]
+    promoted = framework.threshold_backward(framework.ones(2, 4, dtype=framework.float64), self_, 0)
+    assert promoted.dtype is framework.float64 and promoted.shape == (2, 4)
+    with pytest.raises(NotImplementedError, match="\"threshold_cpu\" not implemented for 'Bool'"):
+        framework.threshold_backward(
+            framework.ones(2, dtype=framework.bool), framework.ones(2, dtype=framework.bool), 0
+        )
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int8_t without overflow"):
+        int8 = framework.ones(2, dtype=framework.int8)
+        framework.threshold_backward(int8, int8, 300)
+    meta = framework.threshold_backward(
+        framework.empty(2, 3, device="meta"), framework.empty(3, device="meta"), 0
+    )
+    assert meta.device.type == "meta" and meta.shape == (2, 3)
+    x = framework.tensor([-1.0, 2.0], requires_grad=True)
+    assert type(x.relu().grad_fn).__name__ == "ReluBackward0"
+    g = framework.ones(2, requires_grad=True)
+    assert framework.threshold_backward(g, x, 0).grad_fn.name() == "ThresholdBackwardBackward0"
+    if HAS_TORCH:
+        import torch
+
+        for g_np, s_np, threshold in (
+            (grad.numpy(), self_.numpy(), 0),
+            (np.arange(6.0), np.arange(6.0) - 2, 1.5),
+        ):
+            expected = torch.ops.aten.threshold_backward(torch.tensor(g_np), torch.tensor(s_np), threshold)
+            got = framework.threshold_backward(framework.tensor(g_np), framework.tensor(s_np), threshold)
+            np.testing.assert_array_equal(got.numpy(), expected.numpy())

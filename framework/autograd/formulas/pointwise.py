@@ -35,7 +35,6 @@ __all__ = [
     "pow_backward_self",
     "prod_backward",
     "prod_dim_backward",
-    "relu_backward",
     "restore_reduced_dims",
     "std_backward",
     "sum_backward",
@@ -324,11 +323,6 @@ def minimum_backward(grad: Tensor, self: Tensor, other: Tensor) -> Tensor:
     """Gradient reaching `self` of minimum(self, other): `grad` unless self > other, half of it
     where they tie."""
     return framework.where(self == other, grad / 2, framework.where(self > other, 0.0, grad))
-
-
-def relu_backward(grad: Tensor, result: Tensor) -> Tensor:
-    """Gradient of relu from its result: zero where the result is <= 0, `grad` elsewhere."""
-    return framework.where(result <= 0, 0.0, grad)
 
 
 def div_backward_self(grad: Tensor, other: Tensor | float, rounding_mode: str | None) -> Tensor:

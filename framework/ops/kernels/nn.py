@@ -32,7 +32,18 @@ from numpy.lib.stride_tricks import sliding_window_view
 from framework._tensor import Tensor
 from framework.c10 import generator as rng
 from framework.c10.device import Device, MemoryFormat
-from framework.c10.dtypes import bool_, dtype, float16, float32, float64, int32, int64, promote_types, uint8
+from framework.c10.dtypes import (
+    bool_,
+    dtype,
+    dtype_from_numpy,
+    float16,
+    float32,
+    float64,
+    int32,
+    int64,
+    promote_types,
+    uint8,
+)
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
@@ -259,6 +270,26 @@ def _pointwise_backward_meta(op: str, grad_output: Tensor, self: Tensor) -> Tens
     d = promote_types(g.dtype, s.dtype)
     _check_floating(op, d)
     return TensorMeta(broadcast_shapes(g.sizes, s.sizes), d, device)
+
+
+def _threshold_backward_meta(grad_output: Tensor, self: Tensor, threshold: Number) -> TensorMeta:
+    g, s = grad_output._impl, self._impl
+    device = same_device("threshold_backward", (grad_output, self))
+    d = promote_types(g.dtype, s.dtype)
+    if d is bool_ or d.is_complex:
+        raise not_implemented("threshold_cpu", d)
+    return TensorMeta(broadcast_shapes(g.sizes, s.sizes), d, device)
+
+
+def _threshold_backward_impl(out: Array, grad_output: Tensor, self: Tensor, threshold: Number) -> None:
+    """`grad_output` where `self > threshold`, else 0 (relu's backward from its result: a NaN in
+    `self` lets the gradient through, as in PyTorch), compared in the result's dtype."""
+    limit = checked_scalar(threshold, dtype_from_numpy(out.dtype))
+    np.copyto(out, array(grad_output), casting="unsafe")
+    np.copyto(out, 0, where=array(self).astype(out.dtype, copy=False) <= limit)
+
+
+structured("threshold_backward", _threshold_backward_meta, _threshold_backward_impl)
 
 
 @kernel("gelu_backward")
