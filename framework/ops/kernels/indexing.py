@@ -40,6 +40,7 @@ from framework.ops.kernels._registry import (
     register_variants,
     resize_output,
     same_device,
+    select_bits,
     wrap_dim,
 )
 
@@ -810,21 +811,7 @@ def _where_fill(out: Tensor, condition: Tensor, self: Tensor, other: Tensor, d: 
     if np_dtype.kind == "c":
         target[...] = np.where(array(condition), a, b)
         return
-    # A branch-free select on the bit patterns (exact for every value, NaN payloads included):
-    # np.where branches per element and is several times slower on irregular masks.
-    # One temporary (the mask), written in place; the result goes straight into `out` unless
-    # `out` is also an input.
-    bits = np.dtype(f"u{np_dtype.itemsize}")
-    aliased = np.may_share_memory(target, a) or np.may_share_memory(target, b)
-    result = np.empty(target.shape, bits) if aliased else target.view(bits)
-    mask = np.broadcast_to(array(condition), target.shape).astype(bits)
-    np.negative(mask, out=mask)
-    np.bitwise_and(a.view(bits), mask, out=result)
-    np.invert(mask, out=mask)
-    np.bitwise_and(b.view(bits), mask, out=mask)
-    np.bitwise_or(result, mask, out=result)
-    if aliased:
-        target.view(bits)[...] = result
+    select_bits(target, array(condition), a, b)
 
 
 @kernel("where")

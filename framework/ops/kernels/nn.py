@@ -59,6 +59,7 @@ from framework.ops.kernels._registry import (
     not_implemented,
     register_variants,
     same_device,
+    select_bits,
     structured,
     wrap_dim,
 )
@@ -285,8 +286,8 @@ def _threshold_backward_impl(out: Array, grad_output: Tensor, self: Tensor, thre
     """`grad_output` where `self > threshold`, else 0 (relu's backward from its result: a NaN in
     `self` lets the gradient through, as in PyTorch), compared in the result's dtype."""
     limit = checked_scalar(threshold, dtype_from_numpy(out.dtype))
-    np.copyto(out, array(grad_output), casting="unsafe")
-    np.copyto(out, 0, where=array(self).astype(out.dtype, copy=False) <= limit)
+    keep = np.logical_not(np.less_equal(array(self).astype(out.dtype, copy=False), limit))
+    select_bits(out, keep, array(grad_output).astype(out.dtype, copy=False), None)
 
 
 structured("threshold_backward", _threshold_backward_meta, _threshold_backward_impl)
