@@ -9,7 +9,7 @@ from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype, get_default_dtype
 from framework.ops._iter import Number
-from framework.ops.kernels._registry import aten, aten_op, dispatched_empty, kernel, resize
+from framework.ops.kernels._registry import aten_op, dispatched_empty, kernel, resize
 from framework.ops.kernels.factories import fill_dtype
 from framework.ops.kernels.views import strides_for_memory_format
 
@@ -23,7 +23,7 @@ def zeros(
     device: Device | str | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    result: Tensor = aten().zero_(dispatched_empty(size, dtype, layout, device))
+    result: Tensor = aten_op("zero_.default")(dispatched_empty(size, dtype, layout, device))
     return result
 
 
@@ -42,7 +42,7 @@ def ones(
 @kernel("zeros_out")
 def zeros_out(size: Sequence[int], *, out: Tensor) -> Tensor:
     resize(out, tuple(size))
-    result: Tensor = aten().zero_(out)
+    result: Tensor = aten_op("zero_.default")(out)
     return result
 
 
@@ -86,7 +86,7 @@ def empty_like(
 ) -> Tensor:
     impl = self._impl
     strides = strides_for_memory_format(impl, memory_format or MemoryFormat.preserve_format)
-    result: Tensor = aten().empty_strided(
+    result: Tensor = aten_op("empty_strided.default")(
         impl.sizes, strides, dtype=dtype or impl.dtype, layout=layout, device=device or impl.device
     )
     return result

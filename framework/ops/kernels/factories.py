@@ -59,7 +59,7 @@ def make_backend_select(op: OperatorHandle) -> Callable[..., Any]:
     def backend_select(keyset: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
         device = resolve_device(kwargs.get("device"))
         check_layout(kwargs.get("layout"))
-        return op.redispatch(DispatchKeySet(backend_key_for_device(device)), *args, **kwargs)
+        return op.redispatch(DispatchKeySet.from_bits(1 << backend_key_for_device(device)), *args, **kwargs)
 
     return backend_select
 

@@ -49,7 +49,6 @@ from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     TensorMeta,
     array,
-    aten,
     aten_op,
     checked_scalar,
     int_list,
@@ -136,7 +135,7 @@ def _first_output(name: str, op: str, arity: int | None = None) -> Callable[...,
     nll_loss are."""
 
     def first(*args: Any) -> Tensor:
-        result: Tensor = getattr(aten(), op).default(*args[:arity])[0]
+        result: Tensor = aten_op(f"{op}.default")(*args[:arity])[0]
         return result
 
     register_variants(name, {"": first})
@@ -1957,20 +1956,21 @@ def _cross_entropy_probabilities(
     label_smoothing: float,
     class_dim: int,
 ) -> Tensor:
-    a = aten()
     classes = log_probs._impl.sizes[class_dim]
     if label_smoothing > 0:
-        target = a.add.Scalar(a.mul.Scalar(target, 1 - label_smoothing), label_smoothing / classes)
-    products = a.mul.Tensor(log_probs, target)
+        target = aten_op("add.Scalar")(
+            aten_op("mul.Scalar")(target, 1 - label_smoothing), label_smoothing / classes
+        )
+    products = aten_op("mul.Tensor")(log_probs, target)
     if weight is not None:
-        products = a.mul.Tensor(products, _class_weights(weight, log_probs._impl.dim(), class_dim))
+        products = aten_op("mul.Tensor")(products, _class_weights(weight, log_probs._impl.dim(), class_dim))
     if reduction == _REDUCTION_NONE:
-        loss: Tensor = a.neg.default(a.sum.dim_IntList(products, [class_dim]))
+        loss: Tensor = aten_op("neg.default")(aten_op("sum.dim_IntList")(products, [class_dim]))
         return loss
-    total: Tensor = a.neg.default(a.sum.default(products))
+    total: Tensor = aten_op("neg.default")(aten_op("sum.default")(products))
     if reduction == _REDUCTION_SUM:
         return total
-    mean: Tensor = a.div.Scalar(total, log_probs._impl.numel() // classes)
+    mean: Tensor = aten_op("div.Scalar")(total, log_probs._impl.numel() // classes)
     return mean
 
 
@@ -1985,27 +1985,33 @@ def _cross_entropy_smoothed(
 ) -> Tensor:
     """(1 - s) * nll + s / C * (the loss against uniform class probabilities, 0 where the target is
     ignored; a mean divides by the number, or the total weight, of the targets not ignored)."""
-    a = aten()
     classes = log_probs._impl.sizes[class_dim]
     nll = nll_loss_nd(log_probs, target, weight, reduction, ignore_index)
-    ignored = a.eq.Scalar(target, ignore_index)
+    ignored = aten_op("eq.Scalar")(target, ignore_index)
     weighted = log_probs
     if weight is not None:
-        weighted = a.mul.Tensor(log_probs, _class_weights(weight, log_probs._impl.dim(), class_dim))
-    smooth = a.masked_fill.Scalar(a.neg.default(a.sum.dim_IntList(weighted, [class_dim])), ignored, 0.0)
+        weighted = aten_op("mul.Tensor")(log_probs, _class_weights(weight, log_probs._impl.dim(), class_dim))
+    smooth = aten_op("masked_fill.Scalar")(
+        aten_op("neg.default")(aten_op("sum.dim_IntList")(weighted, [class_dim])), ignored, 0.0
+    )
     if reduction == _REDUCTION_SUM:
-        smooth = a.sum.default(smooth)
+        smooth = aten_op("sum.default")(smooth)
     elif reduction == _REDUCTION_MEAN:
-        kept = a.logical_not.default(ignored)
+        kept = aten_op("logical_not.default")(ignored)
         if weight is None:
-            count = a.sum.default(kept)
+            count = aten_op("sum.default")(kept)
         else:
-            count = a.sum.default(
-                a.gather.default(weight, 0, a.reshape.default(a.masked_select.default(target, kept), [-1]))
+            count = aten_op("sum.default")(
+                aten_op("gather.default")(
+                    weight,
+                    0,
+                    aten_op("reshape.default")(aten_op("masked_select.default")(target, kept), [-1]),
+                )
             )
-        smooth = a.div.Tensor(a.sum.default(smooth), count)
-    result: Tensor = a.add.Tensor(
-        a.mul.Scalar(nll, 1 - label_smoothing), a.mul.Scalar(smooth, label_smoothing / classes)
+        smooth = aten_op("div.Tensor")(aten_op("sum.default")(smooth), count)
+    result: Tensor = aten_op("add.Tensor")(
+        aten_op("mul.Scalar")(nll, 1 - label_smoothing),
+        aten_op("mul.Scalar")(smooth, label_smoothing / classes),
     )
     return result
 
@@ -2021,9 +2027,8 @@ def cross_entropy_loss(
 ) -> Tensor:
     """log_softmax over the class dimension (1, or 0 for an unbatched input), then nll_loss for
     class indices or the cross entropy with class probabilities (a target of the input's shape)."""
-    a = aten()
     class_dim = 0 if self._impl.dim() == 1 else 1
-    log_probs = a._log_softmax.default(self, class_dim, False) if self._impl.dim() else self
+    log_probs = aten_op("_log_softmax.default")(self, class_dim, False) if self._impl.dim() else self
     if self._impl.sizes == target._impl.sizes:
         if not target._impl.dtype.is_floating_point:
             raise RuntimeError(
@@ -2046,13 +2051,12 @@ def cross_entropy_loss(
 
 @kernel("l1_loss")
 def l1_loss(self: Tensor, target: Tensor, reduction: int = _REDUCTION_MEAN) -> Tensor:
-    a = aten()
-    loss: Tensor = a.abs.default(a.sub.Tensor(self, target))
+    loss: Tensor = aten_op("abs.default")(aten_op("sub.Tensor")(self, target))
     if reduction == _REDUCTION_MEAN:
-        mean: Tensor = a.mean.default(loss)
+        mean: Tensor = aten_op("mean.default")(loss)
         return mean
     if reduction == _REDUCTION_SUM:
-        total: Tensor = a.sum.default(loss)
+        total: Tensor = aten_op("sum.default")(loss)
         return total
     return loss
 
@@ -2280,10 +2284,9 @@ def log_softmax_int(self: Tensor, dim: int, dtype: dtype | None = None) -> Tenso
 @kernel("linear")
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias: one addmm for a matrix input with a bias."""
-    a = aten()
-    transposed = a.t.default(weight)
+    transposed = aten_op("t.default")(weight)
     if bias is not None and input._impl.dim() == 2:
-        fused: Tensor = a.addmm.default(bias, input, transposed)
+        fused: Tensor = aten_op("addmm.default")(bias, input, transposed)
         return fused
-    result: Tensor = a.matmul.default(input, transposed)
-    return result if bias is None else a.add.Tensor(result, bias)
+    result: Tensor = aten_op("matmul.default")(input, transposed)
+    return result if bias is None else aten_op("add.Tensor")(result, bias)
