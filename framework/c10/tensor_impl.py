@@ -137,17 +137,15 @@ class TensorImpl:
         Every operator output is made here, so the fields are set directly (no validation beyond
         the sizes, nothing computed twice)."""
         sizes = tuple(sizes)
-        numel = 1
-        for s in sizes:
-            if s < 0:
-                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(sizes)}")
-            numel *= s
+        if sizes and min(sizes) < 0:
+            negative = next(s for s in sizes if s < 0)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {list(sizes)}")
         device_type = device.device_type
         allocator = _ALLOCATORS.get(device_type)
         if allocator is None:
             raise RuntimeError(f"TensorImpl.empty: no allocator for device '{device}'")
         self = cls.__new__(cls)
-        self.storage = storage = StorageImpl(numel * dtype.itemsize, allocator)
+        self.storage = storage = StorageImpl(math.prod(sizes) * dtype.itemsize, allocator)
         self.dtype = dtype
         self.device = storage.device
         self.sizes = sizes
