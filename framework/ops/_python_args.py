@@ -6,12 +6,21 @@ optional `out` keyword; factories take `requires_grad=`; an int list that is the
 parameter may be given as `*size`.  A parser holds the signatures of one Python name, picks the
 first that the arguments fit, converts them and calls the operator; when none fits, a `TypeError`
 lists every signature it accepts.
+
+Parsing runs on every `framework.<name>(...)` call and every Tensor method, so each parser is a
+Python function generated from its signatures on its first call (`parser_function`): the type
+checks and conversions of every parameter are written inline, and the operators' dispatch
+functions are called directly.  The checks are Python expressions (`check_source`), compiled into
+`accepts` for the code that tests one value at a time (error messages, `framework.ops` packets).
 """
 
 from __future__ import annotations
 
 import collections
-from collections.abc import Sequence
+import functools
+import re
+import types
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -32,6 +41,7 @@ from framework.c10.dispatch.schema import (
     SchemaType,
 )
 from framework.c10.dtypes import dtype, float64
+from framework.c10.generator import Generator
 from framework.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
 from framework.c10.tensor_impl import TensorImpl
 from framework.ops._iter import Number, number_dtype
@@ -39,45 +49,92 @@ from framework.ops._iter import Number, number_dtype
 _MISSING: Final = object()
 _INT_TYPES: Final = frozenset((BaseTy.int, BaseTy.SymInt))
 
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: object) -> bool:
-    return isinstance(v, (int, float, complex))
-
-
-def _is_float(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _generator_type() -> type:
-    from framework.c10.generator import Generator
-
-    return Generator
-
-
-_CHECKS: Final[dict[BaseTy, Any]] = {
-    BaseTy.Tensor: lambda v: isinstance(v, Tensor),
-    BaseTy.int: _is_int,
-    BaseTy.SymInt: _is_int,
-    BaseTy.float: _is_float,
-    BaseTy.bool: lambda v: isinstance(v, bool),
-    BaseTy.str: lambda v: isinstance(v, str),
-    BaseTy.Scalar: _is_number,
-    BaseTy.complex: _is_number,
-    BaseTy.ScalarType: lambda v: isinstance(v, dtype),
-    BaseTy.Layout: lambda v: isinstance(v, Layout),
-    BaseTy.Device: lambda v: isinstance(v, (Device, str)),
-    BaseTy.MemoryFormat: lambda v: isinstance(v, MemoryFormat),
-    BaseTy.Generator: lambda v: isinstance(v, _generator_type()),
-    BaseTy.Dimname: lambda v: isinstance(v, str),
+_INT_CHECK: Final = "(type({v}) is int or (isinstance({v}, int) and not isinstance({v}, bool)))"
+_BASE_CHECKS: Final[dict[BaseTy, str]] = {
+    BaseTy.Tensor: "(type({v}) is _Tensor or isinstance({v}, _Tensor))",
+    BaseTy.int: _INT_CHECK,
+    BaseTy.SymInt: _INT_CHECK,
+    BaseTy.float: "(type({v}) is float or (isinstance({v}, _reals) and not isinstance({v}, bool)))",
+    BaseTy.bool: "({v} is True or {v} is False)",
+    BaseTy.str: "isinstance({v}, str)",
+    BaseTy.Scalar: "isinstance({v}, _numbers)",
+    BaseTy.complex: "isinstance({v}, _numbers)",
+    BaseTy.ScalarType: "isinstance({v}, _dtype)",
+    BaseTy.Layout: "isinstance({v}, _Layout)",
+    BaseTy.Device: "isinstance({v}, _devices)",
+    BaseTy.MemoryFormat: "isinstance({v}, _MemoryFormat)",
+    BaseTy.Generator: "isinstance({v}, _Generator)",
+    BaseTy.Dimname: "isinstance({v}, str)",
+    BaseTy.Any: "True",
 }
+"""For each base type, a Python expression over the variable `{v}`: whether its value can be
+passed where a schema expects that type (types not listed accept nothing)."""
+
+_ENV: Final[dict[str, Any]] = {
+    "_Tensor": Tensor,
+    "_reals": (int, float),
+    "_numbers": (int, float, complex),
+    "_sequences": (list, tuple),
+    "_devices": (Device, str),
+    "_dtype": dtype,
+    "_Layout": Layout,
+    "_MemoryFormat": MemoryFormat,
+    "_Generator": Generator,
+    "_M": _MISSING,
+}
+"""The globals of the generated checks and parsers (list checkers are added as they are made)."""
 
 
 def _base(t: SchemaType) -> BaseTy | None:
     return t.ty if isinstance(t, BaseType) else None
+
+
+def _list_checker(elem: SchemaType) -> str:
+    """The name in `_ENV` of a function testing for a list or tuple of `elem` values (made on
+    first use)."""
+    name = "_list_of_" + re.sub(r"\W", "_", str(elem))
+    if name not in _ENV:
+        source = (
+            f"def {name}(v):\n"
+            "    if not isinstance(v, _sequences):\n"
+            "        return False\n"
+            "    for x in v:\n"
+            f"        if not {check_source(elem, 'x')}:\n"
+            "            return False\n"
+            "    return True\n"
+        )
+        exec(compile(source, f"<check {elem}[]>", "exec"), _ENV)
+    return name
+
+
+def check_source(t: SchemaType, v: str) -> str:
+    """A Python expression (globals `_ENV`) true when the value of variable `v` can be passed where
+    a schema expects type `t`; an int list also takes a single int."""
+    if isinstance(t, OptionalType):
+        return f"({v} is None or {check_source(t.elem, v)})"
+    if isinstance(t, ListType):
+        listed = f"{_list_checker(t.elem)}({v})"
+        return f"({_INT_CHECK.format(v=v)} or {listed})" if _base(t.elem) in _INT_TYPES else listed
+    check = _BASE_CHECKS.get(t.ty) if isinstance(t, BaseType) else None
+    return "False" if check is None else check.format(v=v)
+
+
+@functools.cache
+def _compiled_check(source: str) -> Callable[[object], bool]:
+    """`lambda v: <source>`, compiled once per source."""
+    check: Callable[[object], bool] = eval(compile(f"lambda v: {source}", "<check>", "eval"), _ENV)
+    return check
+
+
+@functools.cache
+def _type_check(t: SchemaType) -> Callable[[object], bool]:
+    """The compiled check of type `t` (made once per type)."""
+    return _compiled_check(check_source(t, "v"))
+
+
+def accepts(t: SchemaType, value: object) -> bool:
+    """Whether a Python value can be passed where a schema expects type `t`."""
+    return _type_check(t)(value)
 
 
 def python_type_name(t: SchemaType) -> str:
@@ -104,20 +161,29 @@ class Param:
     numbers_as_tensors: bool = False
     """A Python number is accepted for this Tensor parameter and passed as a wrapped number."""
 
-    def accepts(self, value: object) -> bool:
-        return accepts(self.type, value) or (self.numbers_as_tensors and _is_number(value))
+    def check_source(self, v: str) -> str:
+        """A Python expression true when the value of variable `v` fits this parameter."""
+        source = check_source(self.type, v)
+        return f"({source} or isinstance({v}, _numbers))" if self.numbers_as_tensors else source
 
-    def convert(self, value: object) -> object:
-        """Normalise an accepted value (an int where an int list is expected, sequences, a
-        Python number where a tensor is expected)."""
-        if self.numbers_as_tensors and _is_number(value):
-            return wrapped_number(value, CPU)  # type: ignore[arg-type]
+    def accepts(self, value: object) -> bool:
+        return _compiled_check(self.check_source("v"))(value)
+
+    def convert_source(self, v: str) -> str:
+        """A Python expression normalising the accepted value of variable `v`: an int where an int
+        list is expected, sequences as lists, a Python number where a tensor is expected as a
+        wrapped number."""
+        if self.numbers_as_tensors:
+            wrapped = f"_wrapped_number({v}, _CPU) if isinstance({v}, _numbers) else {v}"
+            return f"({v} if type({v}) is _Tensor else {wrapped})"
         t = self.type.elem if isinstance(self.type, OptionalType) else self.type
-        if value is None or not isinstance(t, ListType):
-            return value
-        if _is_int(value) and _base(t.elem) in _INT_TYPES:
-            return [value] * (t.size or 1)
-        return list(value)  # type: ignore[call-overload]
+        if not isinstance(t, ListType):
+            return v
+        if _base(t.elem) in _INT_TYPES:
+            converted = f"(list({v}) if isinstance({v}, _sequences) else [{v}] * {t.size or 1})"
+        else:
+            converted = f"list({v})"
+        return f"(None if {v} is None else {converted})" if isinstance(self.type, OptionalType) else converted
 
     def describe(self) -> str:
         text = f"{python_type_name(self.type)} {self.name}"
@@ -161,23 +227,6 @@ def return_type(schema: FunctionSchema) -> type[tuple[Any, ...]] | None:
     if made is None:
         made = _RETURN_TYPES[key] = collections.namedtuple(key[0], names, module="framework.return_types")
     return made
-
-
-def accepts(t: SchemaType, value: object) -> bool:
-    """Whether a Python value can be passed where a schema expects type `t`."""
-    if isinstance(t, OptionalType):
-        return value is None or accepts(t.elem, value)
-    if isinstance(t, ListType):
-        elem = _base(t.elem)
-        if elem in _INT_TYPES and _is_int(value):
-            return True
-        if isinstance(value, (list, tuple)):
-            return all(accepts(t.elem, v) for v in value)
-        return False
-    check = _CHECKS.get(t.ty) if isinstance(t, BaseType) else None
-    if check is None:
-        return isinstance(t, BaseType) and t.ty is BaseTy.Any
-    return bool(check(value))
 
 
 def python_name(name: str) -> str:
@@ -267,67 +316,6 @@ class PythonSignature:
     def positional(self) -> tuple[Param, ...]:
         return tuple(p for p in self.params if not p.kwarg_only)
 
-    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
-        """Parameter values if the arguments fit this signature, else None."""
-        positional = self.positional
-        if (
-            len(positional) == 1
-            and len(args) > 1
-            and isinstance(positional[0].type, ListType)
-            and all(_is_int(a) for a in args)
-        ):
-            args = (tuple(args),)
-        if len(args) > len(positional):
-            return None
-        values: dict[str, Any] = {}
-        for p, v in zip(positional, args, strict=False):
-            if not p.accepts(v):
-                return None
-            values[p.name] = v
-        extra = {"out", "requires_grad"} if self.is_factory else {"out"}
-        for key, v in kwargs.items():
-            if key in values:
-                return None
-            if key in extra:
-                continue
-            param = self.by_name.get(key)
-            if param is None or not param.accepts(v):
-                return None
-            values[key] = v
-        for p in self.params:
-            if p.name not in values:
-                if p.default is _MISSING:
-                    return None
-                values[p.name] = p.default
-        out = kwargs.get("out")
-        if out is not None and (self.out_handle is None or not isinstance(out, Tensor)):
-            return None
-        requires_grad = kwargs.get("requires_grad", False)
-        if not isinstance(requires_grad, bool):
-            return None
-        return values
-
-    def invoke(self, values: dict[str, Any], kwargs: dict[str, Any], self_: Tensor | None) -> Any:
-        leading = () if self_ is None else (self_,)
-        pos = leading + tuple(p.convert(values[p.name]) for p in self.params if not p.kwarg_only)
-        kw = {p.schema_name: p.convert(values[p.name]) for p in self.params if p.kwarg_only}
-        out = kwargs.get("out")
-        if out is not None:
-            assert self.out_handle is not None
-            if not self.is_factory:
-                result = self.out_handle.call(*pos, **kw, out=out)
-                return result if self.returns is None else self.returns(*result)
-            check_out_matches_options(out, kwargs)
-            kw = {name: v for name, v in kw.items() if name in self.out_names}
-            result = self.out_handle.call(*pos, **kw, out=out)
-            return make_variable(result, kwargs.get("requires_grad", False))
-        if not self.is_factory:
-            result = self.handle.call(*pos, **kw)
-            return result if self.returns is None else self.returns(*result)
-        with AutoDispatchBelowADInplaceOrView():
-            result = self.handle.call(*pos, **kw)
-        return make_variable(result, kwargs.get("requires_grad", False))
-
     def mismatch(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
         """PyTorch's message for the first argument that does not fit this (only) signature."""
         positional = self.positional
@@ -394,10 +382,157 @@ def _binary_handle(signatures: Sequence[PythonSignature], base: BaseTy) -> Opera
     return None
 
 
-class PythonArgParser:
-    """All signatures of one Python name; `call` picks the first that fits."""
+def _signature_source(i: int, sig: PythonSignature, env: dict[str, Any], keywords: bool) -> list[str]:
+    """The code trying signature `i` of a parser, for calls without keyword arguments or with some
+    (`keywords`): it binds the arguments to the parameters `v<j>` and calls the operator when they
+    fit.  Its constants go into `env` under names ending in `i`."""
+    if not keywords and any(p.kwarg_only and p.default is _MISSING for p in sig.params):
+        return []
+    positional = sig.positional
+    extra = ("out", "requires_grad") if sig.is_factory else ("out",)
+    only = positional[0].type if len(positional) == 1 else None
+    varargs = isinstance(only, ListType)
+    int_varargs = isinstance(only, ListType) and _base(only.elem) in _INT_TYPES
+    # Without keywords, the required positional arguments must all be given (`low` of them).
+    low = 0 if keywords else sum(p.default is _MISSING for p in positional)
+    if varargs:
+        count = "n == 1 or (n > 1 and _int_sequence(args))" if low else "n <= 1 or _int_sequence(args)"
+    elif low == len(positional):
+        count = f"n == {low}"
+    else:
+        count = f"{low} <= n <= {len(positional)}" if low else f"n <= {len(positional)}"
 
-    __slots__ = ("name", "numbers_as_tensors", "scalar_handle", "signatures", "tensor_handle")
+    fetch: list[str] = []
+    checks: list[str] = []
+    for j, p in enumerate(sig.params):
+        if _left_to_operator(p, keywords):
+            continue
+        v = f"v{j}"
+        default = "_M"
+        if p.default is not _MISSING:
+            default = f"_d{i}_{j}"
+            env[default] = p.default
+        missing = f"kwargs.get({p.name!r}, {default})" if keywords and p.name not in extra else default
+        if p.kwarg_only:
+            fetch.append(f"{v} = {missing}")
+            if not keywords:
+                continue  # a default needs no check
+        else:
+            given = "args if n > 1 else args[0]" if varargs else f"args[{j}]"
+            fetch.append(f"{v} = {given}" if j < low else f"{v} = {given} if n > {j} else {missing}")
+        check = p.check_source(v)
+        if p.default is _MISSING and p.accepts(_MISSING):
+            check = f"{v} is not _M and {check}"
+        if int_varargs and not p.kwarg_only:
+            check = f"(n > 1 or {check})"  # `*size`: each int was checked
+        checks.append(check if keywords or p.kwarg_only or j < low else f"(n <= {j} or {check})")
+    if keywords:
+        # The keywords allowed after `k` positional arguments: the parameters not given positionally.
+        names = frozenset(p.name for p in sig.params).union(extra)
+        env[f"_K{i}"] = tuple(
+            names.difference(p.name for p in positional[:k]) for k in range(len(positional) + 1)
+        )
+        count = f"({count}) and kwargs.keys() <= _K{i}[{'1 if n else 0' if varargs else 'n'}]"
+        if sig.out_handle is None:
+            checks.append("kwargs.get('out') is None")
+        else:
+            checks.append(
+                f"((o := kwargs.get('out')) is None or {_BASE_CHECKS[BaseTy.Tensor].format(v='o')})"
+            )
+        if sig.is_factory:
+            checks.append("((rg := kwargs.get('requires_grad', False)) is True or rg is False)")
+
+    env[f"_h{i}"] = sig.handle.call
+    if sig.out_handle is not None:
+        env[f"_oh{i}"] = sig.out_handle.call
+    if sig.returns is not None:
+        env[f"_ret{i}"] = sig.returns
+    call = _call_source(i, sig, keywords)
+    lines = [f"# {sig.handle.qualified_name}", f"if {count}:", *(f"    {line}" for line in fetch)]
+    if not checks:
+        return lines + [f"    {line}" for line in call]
+    return [*lines, f"    if {' and '.join(checks)}:", *(f"        {line}" for line in call)]
+
+
+def _left_to_operator(p: Param, keywords: bool) -> bool:
+    """Whether a call without keyword arguments leaves keyword-only parameter `p` out, to its
+    default in the operator's dispatch function (the same value, passed as is)."""
+    return not keywords and p.kwarg_only and p.convert_source("v") == "v"
+
+
+def _call_source(i: int, sig: PythonSignature, keywords: bool) -> list[str]:
+    """The code calling the operator of signature `i` with the converted values `v<j>` (the
+    out= overload when an `out` tensor `o` was given), as a factory or returning a named tuple
+    where the signature says so."""
+    leading = ["self_"] if sig.is_method else []
+    pos = leading + [p.convert_source(f"v{j}") for j, p in enumerate(sig.params) if not p.kwarg_only]
+    kw = [
+        (p.schema_name, p.convert_source(f"v{j}"))
+        for j, p in enumerate(sig.params)
+        if p.kwarg_only and not _left_to_operator(p, keywords)
+    ]
+
+    def call(handle: str, keyword_args: list[tuple[str, str]], out: bool = False) -> str:
+        keyword_items = [f"{param_name(k)}={v}" for k, v in keyword_args] + (["out=o"] if out else [])
+        return f"{handle}{i}({', '.join(pos + keyword_items)})"
+
+    def returned(result: str) -> str:
+        return result if sig.returns is None else f"_ret{i}(*{result})"
+
+    lines = []
+    if keywords and sig.out_handle is not None:
+        lines.append("if o is not None:")
+        if sig.is_factory:
+            kept = [(k, v) for k, v in kw if k in sig.out_names]
+            lines += ["    _check_out(o, kwargs)", f"    return _mv({call('_oh', kept, out=True)}, rg)"]
+        else:
+            lines.append(f"    return {returned(call('_oh', kw, out=True))}")
+    if sig.is_factory:
+        requires_grad = "rg" if keywords else "False"
+        return [*lines, "with _below():", f"    r = {call('_h', kw)}", f"return _mv(r, {requires_grad})"]
+    return [*lines, f"return {returned(call('_h', kw))}"]
+
+
+def parser_function(parser: PythonArgParser) -> Callable[..., Any]:
+    """The generated `call(args, kwargs)` of a parser (`call(args, kwargs, self_)` for methods):
+    tries the signatures in order and calls the operator of the first that the arguments fit;
+    raises the parser's `TypeError` when none does."""
+    env: dict[str, Any] = {
+        "_error": parser.error,
+        "_int_sequence": _ENV[_list_checker(BaseType(BaseTy.int))],
+        "_wrapped_number": wrapped_number,
+        "_CPU": CPU,
+        "_check_out": check_out_matches_options,
+        "_mv": make_variable,
+        "_below": AutoDispatchBelowADInplaceOrView,
+    }
+    blocks = {
+        keywords: [
+            line
+            for i, sig in enumerate(parser.signatures)
+            for line in _signature_source(i, sig, env, keywords)
+        ]
+        for keywords in (False, True)
+    }
+    self_ = ", self_" if parser.signatures[0].is_method else ""
+    source = "\n".join(
+        [f"def {parser.name}(args, kwargs{self_}):", "    n = len(args)", "    if not kwargs:"]
+        + [f"        {line}" for line in blocks[False] or ["pass"]]
+        + ["    else:"]
+        + [f"        {line}" for line in blocks[True]]
+        + ["    raise _error(args, kwargs)", ""]
+    )
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<parser {parser.name}>", "exec"), {**_ENV, **env}, namespace)
+    function: Callable[..., Any] = namespace[parser.name]
+    return function
+
+
+class PythonArgParser:
+    """All signatures of one Python name; `call(args, kwargs[, self_])` picks the first that
+    fits (a function generated from the signatures, see `parser_function`)."""
+
+    __slots__ = ("call", "name", "numbers_as_tensors", "scalar_handle", "signatures", "tensor_handle")
 
     def __init__(self, name: str, signatures: Sequence[PythonSignature]) -> None:
         self.name = name
@@ -408,13 +543,15 @@ class PythonArgParser:
         """For methods: the overload `self.<name>(number)` calls."""
         self.numbers_as_tensors = name in ALLOW_NUMBERS_AS_TENSORS
         """`self.<name>(number)` calls `tensor_handle` with the number wrapped."""
+        self.call: Callable[..., Any] = self._generate_and_call
+        """`call(args, kwargs)` (`call(args, kwargs, self_)` for methods): the parser function,
+        generated on the first call (generating every parser when the API is built would add
+        about half a second to importing the framework)."""
 
-    def call(self, args: tuple[Any, ...], kwargs: dict[str, Any], self_: Tensor | None = None) -> Any:
-        for sig in self.signatures:
-            values = sig.bind(args, kwargs)
-            if values is not None:
-                return sig.invoke(values, kwargs, self_)
-        raise self.error(args, kwargs)
+    def _generate_and_call(self, *arguments: Any) -> Any:
+        if isinstance(self.call, types.MethodType):  # not generated yet (else: held from before)
+            self.call = parser_function(self)
+        return self.call(*arguments)
 
     def error(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
         got = describe_call(args, kwargs)

@@ -250,6 +250,7 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("replication_pad2d_backward", "padding"): [1, 1, 1, 1],
     ("native_dropout", "p"): 0.5,
     ("dropout", "p"): 0.5,
+    ("threshold_backward", "threshold"): 0,
 }
 
 

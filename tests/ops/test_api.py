@@ -122,6 +122,48 @@ def test_one_signature_names_the_argument_that_does_not_fit(call: Any, message: 
     assert str(info.value) == message
 
 
+def test_binding_accepts_every_form_of_an_argument() -> None:
+    """Keywords for positional parameters, `*size` with keywords, an int where `int[2]` is
+    expected, `out=None`, Python numbers for the input of `mul`."""
+    a = t([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(framework.sum(input=a, dim=0).numpy(), [4, 6])
+    np.testing.assert_array_equal(a.sum(dim=[1], keepdim=True).numpy(), [[3], [7]])
+    assert a.view(size=(4,)).shape == (4,) and a.view([1, 4]).shape == (1, 4) and a.view(4, 1).shape == (4, 1)
+    z = framework.zeros(2, 3, dtype=framework.float64, requires_grad=True)
+    assert z.shape == (2, 3) and z.dtype is framework.float64 and z.requires_grad
+    assert framework.avg_pool2d(framework.ones(1, 1, 4, 4), 2).shape == (1, 1, 2, 2)
+    np.testing.assert_array_equal(framework.add(a, a, out=None).numpy(), [[2, 4], [6, 8]])
+    np.testing.assert_array_equal(framework.mul(2, a).numpy(), [[2, 4], [6, 8]])
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda a: framework.add(a, a, other=a), "add() received an invalid combination of arguments - got "
+         "(Tensor, Tensor, other=Tensor), but expected (Tensor input, Tensor other, *, Number alpha = 1, "
+         "Tensor out = None)"),
+        (lambda a: framework.zeros(2, 3, size=(2,)), "zeros() takes 1 positional arguments but 2 were given"),
+        (lambda a: framework.zeros(2, requires_grad=1), "zeros() received an invalid combination of arguments"
+         " - got (int, requires_grad=int), but expected (tuple of ints size, *, dtype dtype = None, Layout "
+         "layout = None, Device device = None, bool pin_memory = None, Tensor out = None, bool requires_grad "
+         "= False)"),
+        (lambda a: a.add(a, out=a), "add() received an invalid combination of arguments - got (Tensor, "
+         "out=Tensor), but expected (Tensor other, *, Number alpha = 1)"),
+        (lambda a: a.add(a, requires_grad=True), "add() got an unexpected keyword argument 'requires_grad'"),
+        (lambda a: a.sum(0, 1), "sum() received an invalid combination of arguments - got (int, int), but "
+         "expected one of:\n * (*, dtype dtype = None)\n * (tuple of ints dim, bool keepdim = False, *, "
+         "dtype dtype = None)"),
+        (lambda a: a.view(2, 1.0), "view() takes 1 positional arguments but 2 were given"),
+    ],
+)  # fmt: skip
+def test_binding_refusals(call: Any, message: str) -> None:
+    """An argument given twice, a non-bool `requires_grad`, `out=` or `requires_grad=` where the
+    signature has none, an int for a bool, a float among `*size`."""
+    with pytest.raises(TypeError) as info:
+        call(t([1.0, 2.0]))
+    assert str(info.value) == message
+
+
 def test_numbers_are_wrapped_tensors_for_add_sub_mul_div() -> None:
     x = framework.ones(3, requires_grad=True)
     assert (x * 2).grad_fn.name() == "MulBackward0"  # type: ignore[union-attr]
