@@ -25,7 +25,7 @@ import yaml
 import framework
 from framework.autograd import anomaly_mode
 from framework.autograd.formulas import HELPERS
-from framework.autograd.graph import InputMetadata, Node, SavedVariable, TensorGeometry, is_inference
+from framework.autograd.graph import Edge, InputMetadata, Node, SavedVariable, TensorGeometry, is_inference
 from framework.autograd.variable import (
     as_view,
     check_inplace,
@@ -344,11 +344,11 @@ class FormulaNode(Node):
 
     __slots__ = ("needs", "saved", "spans")
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.needs: tuple[bool, ...] = ()
-        self.saved: list[Any] = []
-        self.spans: list[tuple[int, int]] = []
+    def __init__(self, next_edges: tuple[Edge | None, ...], needs: tuple[bool, ...]) -> None:
+        Node.__init__(self, next_edges)
+        self.needs = needs
+        self.saved: Sequence[Any] = ()
+        self.spans: Sequence[tuple[int, int]] = ()
 
     def release_variables(self) -> None:
         for value in self.saved:
@@ -504,75 +504,142 @@ def _save(value: Any, mode: int, is_output: bool) -> Any:
     return [None if v is None else TensorGeometry(v._impl) for v in value]
 
 
+def _list_edges(tensors: Iterable[Any]) -> list[Any]:
+    """The gradient edges of a list of tensors (None for a missing one)."""
+    return [None if t is None else gradient_edge(t) for t in tensors]
+
+
+def _set_list_history(outputs: Sequence[Any], node: Node) -> None:
+    """Make every output of a `Tensor[]`-returning operator that can have a gradient the node's."""
+    for j, t in enumerate(outputs):
+        if _differentiable_dtype(t):
+            set_history(t, node, j)
+
+
 FUNCTIONAL: Final = 0
 INPLACE: Final = 1
 INPLACE_VIEW: Final = 2
+_RECORDING_ENV: Final[dict[str, Any]] = {
+    "_Edge": gradient_edge,
+    "_list_edges": _list_edges,
+    "_SavedVariable": SavedVariable,
+    "_Geometry": TensorGeometry,
+    "_save": _save,
+    "_check_inplace": check_inplace,
+    "_anomaly": anomaly_mode.is_anomaly_enabled,
+    "_forward_traceback": anomaly_mode.forward_traceback,
+    "_set_history": set_history,
+    "_set_list_history": _set_list_history,
+    "_differentiable": _differentiable_dtype,
+    "_rebase": rebase_history,
+    "_get_local_keys": get_local_keys,
+    "_set_local_keys": local_keys.set,
+    "_reset_local_keys": local_keys.reset,
+    "_BELOW": _BELOW_AUTOGRAD_BITS,
+    "_ks": _ks,
+}
 
 
-def record(
-    spec: NodeSpec, ks: DispatchKeySet, values: list[Any], call: Callable[[DispatchKeySet], Any], mode: int
-) -> Any:
-    """The Autograd kernel's work when an input requires grad and grad mode is on.  `mode`:
-    FUNCTIONAL, INPLACE (`self` changes and its history is rebased, through its base for a view)
-    or INPLACE_VIEW (`self`'s geometry changes: it becomes the node's output, as a view would)."""
-    inplace = mode != FUNCTIONAL
-    after = _ks(ks.repr & _AFTER_AUTOGRAD_BITS)
-    if not spec.differentiable:
-        return _below_autograd(call, after)
-    if inplace:
-        check_inplace(values[0])
-    node = spec.node_class()
-    edges: list[Any] = []
-    spans: list[tuple[int, int]] = []
-    for index, kind in spec.inputs:
-        value = values[index]
-        start = len(edges)
-        if kind is TensorKind.TENSOR or kind is TensorKind.OPTIONAL_TENSOR:
-            edges.append(None if value is None else gradient_edge(value))
-        else:
-            edges.extend(None if v is None else gradient_edge(v) for v in value)
-        spans.append((start, len(edges)))
-    node.next_edges = tuple(edges)
-    node.needs = tuple(e is not None for e in edges)
-    node.spans = spans
-    saved = []
-    for s in spec.saved_inputs:
-        value = values[s.index]
-        if inplace and s.index == 0 and s.mode == SAVE_TENSOR:
-            value = value.clone()
-        saved.append(_save(value, s.mode, False))
-    if anomaly_mode.is_anomaly_enabled():
-        node.metadata["traceback_"] = anomaly_mode.forward_traceback()
-    out = _below_autograd(call, after)
-    if spec.list_output:
-        for j, t in enumerate(out):
-            if _differentiable_dtype(t):
-                set_history(t, node, j)
-        outs: Sequence[Any] = [out]
-    elif len(spec.output_differentiability) == 1:
-        if mode == INPLACE:
-            rebase_history(values[0], node)
-        elif spec.output_differentiability[0] and _differentiable_dtype(out):
-            set_history(out, node, 0)
-        outs = [out]
+def _below_autograd(call_args: str, after: str, indent: str) -> list[str]:
+    """Source lines setting `_out` to the redispatch of the call below the keys in `after`, with
+    the autograd keys and ADInplaceOrView excluded for whatever that calls in turn (PyTorch's
+    AutoDispatchBelowADInplaceOrView guard)."""
+    return [
+        f"{indent}_inc, _exc = _get_local_keys()",
+        f"{indent}_token = _set_local_keys((_inc, _exc | _BELOW))",
+        f"{indent}try:",
+        f"{indent}    _out = _redispatch(_ks(_ks_.repr & {after}), {call_args})",
+        f"{indent}finally:",
+        f"{indent}    _reset_local_keys(_token)",
+    ]
+
+
+def _tuple_source(items: Iterable[str]) -> str:
+    return "(" + "".join(f"{item}, " for item in items) + ")"
+
+
+def _save_source(value: str, mode: int, is_output: bool, may_be_none: bool) -> str:
+    """The expression saving `value` for backward in `mode`."""
+    if mode == SAVE_VALUE:
+        return value
+    if mode == SAVE_TENSOR:
+        saved = f"_SavedVariable({value}, {is_output})"
+    elif mode == SAVE_GEOMETRY:
+        saved = f"_Geometry({value}._impl)"
     else:
-        for j, t in enumerate(out):
-            if spec.output_differentiability[j] and _differentiable_dtype(t):
-                set_history(t, node, j)
-        outs = out
+        return f"_save({value}, {mode}, {is_output})"
+    return f"(None if {value} is None else {saved})" if may_be_none else saved
+
+
+def _record_source(spec: NodeSpec, schema: FunctionSchema, mode: int, call_args: str) -> list[str]:
+    """The Autograd kernel's work when grad mode is on and an input requires grad, as source
+    lines: collect the inputs' edges, save what the formulas read, run the operator below autograd
+    and make its outputs the node's.  `mode`: FUNCTIONAL, INPLACE (`self` changes and its history
+    is rebased, through its base for a view) or INPLACE_VIEW (`self`'s geometry changes: it
+    becomes the node's output, as a view would)."""
+    indent = "        "
+    if not spec.differentiable:
+        return _below_autograd(call_args, "_AFTER", indent)
+    names = [param_name(a.name) for a in schema.arguments]
+    kinds = [tensor_kind(a.type) for a in schema.arguments]
+    lines: list[str] = []
+    if mode != FUNCTIONAL:
+        lines.append(f"_check_inplace({names[0]})")
+    single = (TensorKind.TENSOR, TensorKind.OPTIONAL_TENSOR)
+    if all(kind in single for _, kind in spec.inputs):
+        for k, (index, kind) in enumerate(spec.inputs):
+            edge = f"_Edge({names[index]})"
+            if kind is TensorKind.OPTIONAL_TENSOR:
+                edge = f"None if {names[index]} is None else {edge}"
+            lines.append(f"_e{k} = {edge}")
+        edges = [f"_e{k}" for k in range(len(spec.inputs))]
+        needs = [f"_e{k} is not None" for k in range(len(spec.inputs))]
+        lines.append(f"_node = _Node({_tuple_source(edges)}, {_tuple_source(needs)})")
+    else:
+        lines += ["_edges = []", "_spans = []"]
+        for index, kind in spec.inputs:
+            name = names[index]
+            lines.append("_start = len(_edges)")
+            if kind is TensorKind.TENSOR:
+                lines.append(f"_edges.append(_Edge({name}))")
+            elif kind is TensorKind.OPTIONAL_TENSOR:
+                lines.append(f"_edges.append(None if {name} is None else _Edge({name}))")
+            else:
+                lines.append(f"_edges += _list_edges({name})")
+            lines.append("_spans.append((_start, len(_edges)))")
+        lines += [
+            "_node = _Node(tuple(_edges), tuple([_e is not None for _e in _edges]))",
+            "_node.spans = _spans",
+        ]
+    saved: list[str] = []
+    for k, s in enumerate(spec.saved_inputs):
+        value = names[s.index]
+        if mode != FUNCTIONAL and s.index == 0 and s.mode == SAVE_TENSOR:
+            value = f"{value}.clone()"
+        may_be_none = kinds[s.index] is not TensorKind.TENSOR
+        lines.append(f"_s{k} = {_save_source(value, s.mode, False, may_be_none)}")
+        saved.append(f"_s{k}")
+    lines += ["if _anomaly():", "    _node.metadata['traceback_'] = _forward_traceback()"]
+    body = [indent + line for line in lines] + _below_autograd(call_args, "_AFTER", indent)
+    lines = []
+    n_outputs = len(spec.output_differentiability)
+    if spec.list_output:
+        lines.append("_set_list_history(_out, _node)")
+    elif n_outputs == 1:
+        if mode == INPLACE:
+            lines.append(f"_rebase({names[0]}, _node)")
+        elif spec.output_differentiability[0]:
+            lines += ["if _differentiable(_out):", "    _set_history(_out, _node, 0)"]
+    else:
+        for j, differentiable in enumerate(spec.output_differentiability):
+            if differentiable:
+                lines += [f"if _differentiable(_out[{j}]):", f"    _set_history(_out[{j}], _node, {j})"]
+    single_output = n_outputs == 1 and not spec.list_output
     for s in spec.saved_outputs:
-        saved.append(_save(outs[s.index], s.mode, True))
-    node.saved = saved
-    return out
-
-
-def _below_autograd(call: Callable[[DispatchKeySet], Any], keys: DispatchKeySet) -> Any:
-    included, excluded = get_local_keys()
-    token = local_keys.set((included, excluded | _BELOW_AUTOGRAD_BITS))
-    try:
-        return call(keys)
-    finally:
-        local_keys.reset(token)
+        value = "_out" if n_outputs == 1 else f"_out[{s.index}]"
+        saved.append(_save_source(value, s.mode, True, not single_output))
+    lines += [f"_node.saved = [{', '.join(saved)}]"]
+    return body + [indent + line for line in lines]
 
 
 def _requires_grad_terms(schema: FunctionSchema, args: Iterable[int]) -> str:
@@ -602,63 +669,55 @@ def _any_requires_grad(tensors: Iterable[Any]) -> bool:
     return False
 
 
-def _parameters(schema: FunctionSchema, env: dict[str, Any]) -> tuple[str, str, str]:
-    """(parameter list, redispatch call arguments, list of every value in schema order)."""
+def _compile_kernel(op: OperatorHandle, env: dict[str, Any], name: str, params: str, body: list[str]) -> Any:
+    """Compile `def <name>(_ks_, <params>):` with the source lines of `body` in `env`: one of the
+    kernels this module generates per operator, named after its kind and the operator."""
+    schema = op.schema
+    source = "\n".join([f"def {name}(_ks_, {params}):", *body, ""])
+    exec(compile(source, f"<{name} kernel {schema.qualified_overload}>", "exec"), env)
+    kernel = env[name]
+    kernel.__qualname__ = kernel.__name__ = f"{name}_{schema.name.partition('::')[2]}"
+    return kernel
+
+
+def _signature_source(schema: FunctionSchema, env: dict[str, Any]) -> tuple[str, str]:
+    """(the parameter list of a generated kernel, the arguments passing its parameters on)."""
     params, positional, keywords = schema_parameters(schema, env)
-    values = "[" + ", ".join(param_name(a.name) for a in schema.arguments) + "]"
-    return ", ".join(params), ", ".join(positional + keywords), values
+    return ", ".join(params), ", ".join(positional + keywords)
 
 
-def autograd_kernel(op: OperatorHandle, spec: NodeSpec | None, kind: str) -> Callable[..., Any]:
+def autograd_kernel(op: OperatorHandle, spec: NodeSpec, kind: str) -> Callable[..., Any]:
     """The kernel of `op` at the Autograd key.  `kind`: "functional", "inplace", "inplace_view"
     or "out"."""
     schema = op.schema
     env: dict[str, Any] = {
+        **_RECORDING_ENV,
         "_redispatch": op.redispatch,
         "_grad_enabled": grad_mode.get,
-        "_ks": _ks,
         "_AFTER": _AFTER_AUTOGRAD_BITS,
         "_any_requires_grad": _any_requires_grad,
-        "_record": record,
-        "_spec": spec,
+        "_Node": spec.node_class,
         "_OUT_ERROR": _OUT_ERROR,
     }
-    params, call_args, values = _parameters(schema, env)
+    params, call_args = _signature_source(schema, env)
     if kind == "out":
         checked = [i for i, a in enumerate(schema.arguments) if tensor_kind(a.type) is not TensorKind.NONE]
-    elif spec is None or not spec.differentiable:
+    elif not spec.differentiable:
         checked = [i for i, _ in _tensor_args(schema)]
     else:
         checked = [i for i, _ in spec.inputs]
-    terms = _requires_grad_terms(schema, checked)
-    base = schema.name.partition("::")[2]
+    body = [f"    if _grad_enabled() and ({_requires_grad_terms(schema, checked)}):"]
     if kind == "out":
-        body = f"""
-    if _grad_enabled() and ({terms}):
-        raise RuntimeError(_OUT_ERROR.format("{base}"))
-    return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})"""
+        body.append(f"        raise RuntimeError(_OUT_ERROR.format({schema.name.partition('::')[2]!r}))")
     else:
         mode = {"functional": FUNCTIONAL, "inplace": INPLACE, "inplace_view": INPLACE_VIEW}[kind]
-        body = f"""
-    if _grad_enabled() and ({terms}):
-        return _record(_spec, _ks_, {values}, lambda _k: _redispatch(_k, {call_args}), {mode})
-    return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})"""
-    source = f"def autograd_kernel(_ks_, {params}):{body}\n"
-    exec(compile(source, f"<autograd kernel {schema.qualified_overload}>", "exec"), env)
-    kernel: Callable[..., Any] = env["autograd_kernel"]
-    kernel.__qualname__ = kernel.__name__ = f"autograd_{base}"
+        body += [*_record_source(spec, schema, mode, call_args), "        return _out"]
+    body.append(f"    return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})")
+    kernel: Callable[..., Any] = _compile_kernel(op, env, "autograd", params, body)
     return kernel
 
 
 # --- ADInplaceOrView --------------------------------------------------------------------------
-
-
-def _arg_getter(schema: FunctionSchema, index: int) -> Callable[[tuple[Any, ...], dict[str, Any]], Any]:
-    arg = schema.arguments[index]
-    if arg.kwarg_only:
-        name = arg.name
-        return lambda args, kwargs: kwargs[name]
-    return lambda args, kwargs: args[index]
 
 
 _OUT_ERROR: Final = (
@@ -672,48 +731,55 @@ _INFERENCE_INPLACE: Final = (
 )
 
 
+def _ad_inplace_or_view_env(op: OperatorHandle) -> dict[str, Any]:
+    return {
+        **_RECORDING_ENV,
+        "_redispatch": op.redispatch,
+        "_AFTER": _AFTER_AD_INPLACE_OR_VIEW_BITS,
+        "_inference_mode": is_inference_mode_enabled,
+        "_is_inference": is_inference,
+        "_as_view": as_view,
+        "_INFERENCE_INPLACE": _INFERENCE_INPLACE,
+    }
+
+
 def inplace_kernel(op: OperatorHandle) -> Callable[..., Any]:
     """ADInplaceOrView for an operator writing its `(a!)` arguments: bump their versions."""
     schema = op.schema
-    getters = [
-        _arg_getter(schema, i)
-        for i, a in enumerate(schema.arguments)
-        if a.alias_info is not None and a.alias_info.is_write
+    env = _ad_inplace_or_view_env(op)
+    params, call_args = _signature_source(schema, env)
+    written = [
+        param_name(a.name) for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write
     ]
-    redispatch = op.redispatch
-
-    def ad_inplace(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        written = [get(args, kwargs) for get in getters]
-        if not is_inference_mode_enabled():
-            for t in written:
-                if is_inference(t._impl):
-                    raise RuntimeError(_INFERENCE_INPLACE)
-        result = _below_autograd(
-            lambda k: redispatch(k, *args, **kwargs), _ks(ks.repr & _AFTER_AD_INPLACE_OR_VIEW_BITS)
-        )
-        for t in written:
-            t._impl.version_counter.version += 1
-        return result
-
-    return ad_inplace
+    body = []
+    if written:
+        inference = " or ".join(f"_is_inference({name}._impl)" for name in written)
+        body += [
+            f"    if not _inference_mode() and ({inference}):",
+            "        raise RuntimeError(_INFERENCE_INPLACE)",
+        ]
+    body += _below_autograd(call_args, "_AFTER", "    ")
+    body += [f"    {name}._impl.version_counter.version += 1" for name in written]
+    body.append("    return _out")
+    kernel: Callable[..., Any] = _compile_kernel(op, env, "ad_inplace", params, body)
+    return kernel
 
 
 def view_kernel(op: OperatorHandle) -> Callable[..., Any]:
     """ADInplaceOrView for a view operator: record each output's base."""
-    redispatch = op.redispatch
-    multi = str(op.schema.returns[0].type) == "Tensor[]"
-
-    def ad_view(ks: DispatchKeySet, *args: Any, **kwargs: Any) -> Any:
-        result = _below_autograd(
-            lambda k: redispatch(k, *args, **kwargs), _ks(ks.repr & _AFTER_AD_INPLACE_OR_VIEW_BITS)
-        )
-        base = args[0]
-        if not is_inference(base._impl):
-            for view in result if multi else (result,):
-                as_view(base, view, multi)
-        return result
-
-    return ad_view
+    schema = op.schema
+    env = _ad_inplace_or_view_env(op)
+    params, call_args = _signature_source(schema, env)
+    base = param_name(schema.arguments[0].name)
+    body = _below_autograd(call_args, "_AFTER", "    ")
+    body.append(f"    if not _is_inference({base}._impl):")
+    if str(schema.returns[0].type) == "Tensor[]":
+        body += ["        for _view in _out:", f"            _as_view({base}, _view, True)"]
+    else:
+        body.append(f"        _as_view({base}, _out, False)")
+    body.append("    return _out")
+    kernel: Callable[..., Any] = _compile_kernel(op, env, "ad_view", params, body)
+    return kernel
 
 
 def _is_view(schema: FunctionSchema) -> bool:
@@ -735,8 +801,7 @@ def _view_replay(specs: dict[str, NodeSpec]) -> Callable[[Any, Any], Node]:
     indices = {s.name: k for k, s in enumerate(spec.saved_inputs)}
 
     def make(base: Any, view: Any) -> Node:
-        node = spec.node_class()
-        node.needs = (True,)
+        node = spec.node_class((), (True,))
         saved: list[Any] = [None] * len(spec.saved_inputs)
         values = {
             "self": TensorGeometry(base),

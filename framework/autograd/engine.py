@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from framework.autograd import anomaly_mode
+from framework.autograd.anomaly_mode import is_anomaly_enabled
 from framework.autograd.graph import Edge, Grads, GraphRoot, InputMetadata, Node
 from framework.autograd.variable import AccumulateGrad, gradient_edge, requires_grad
 from framework.c10 import autograd_state
@@ -41,22 +42,29 @@ def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
 
 
 def _validate(node: Node, outputs: Sequence[Tensor | None]) -> list[Tensor | None]:
+    """The gradients a node returned, checked against its edges: one per edge, None where the
+    edge is None, each summed to and cast to what its target expects."""
     edges = node.next_edges
     if len(outputs) != len(edges):
         raise RuntimeError(
             f"Function {node.name()} returned an incorrect number of gradients (expected "
             f"{len(edges)}, got {len(outputs)})"
         )
-    result: list[Tensor | None] = []
-    for i, (grad, edge) in enumerate(zip(outputs, edges, strict=True)):
-        if grad is None or edge is None:
-            result.append(None)
+    result = list(outputs)
+    for i, edge in enumerate(edges):
+        grad = result[i]
+        if grad is None:
+            continue
+        if edge is None:
+            result[i] = None
             continue
         target, nr = edge
-        metadata = target.input_metadata[nr] if nr < len(target.input_metadata) else None
-        if metadata is not None:
-            grad = _conform(node, i, grad, metadata)
-        result.append(grad)
+        metadata = target.input_metadata
+        expected = metadata[nr] if nr < len(metadata) else None
+        if expected is not None:
+            impl = grad._impl
+            if impl.sizes != expected.shape or impl.dtype is not expected.dtype:
+                result[i] = _conform(node, i, grad, expected)
     return result
 
 
@@ -79,9 +87,9 @@ def _check_nan(node: Node, outputs: Sequence[Tensor | None]) -> None:
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 
-def _run_node(node: Node, grads: Grads) -> list[Tensor | None]:
-    if not anomaly_mode.is_anomaly_enabled():
-        return _validate(node, node.apply(grads))
+def _run_node_with_anomaly(node: Node, grads: Grads) -> list[Tensor | None]:
+    """Run a node in anomaly mode: check its gradients for NaN, and say which forward call made
+    the node when it fails."""
     try:
         outputs = _validate(node, node.apply(grads))
         if anomaly_mode.is_anomaly_check_nan_enabled():
@@ -171,60 +179,69 @@ def execute(
     AccumulateGrad nodes among them run)."""
     graph_root = GraphRoot(tuple(roots), root_grads)
     dependencies: dict[Node, int] = {}
-    seen: set[Node] = {graph_root}
     stack: list[Node] = [graph_root]
     while stack:
-        node = stack.pop()
-        for edge in node.next_edges:
+        for edge in stack.pop().next_edges:
             if edge is not None:
                 nxt = edge[0]
-                dependencies[nxt] = dependencies.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
+                count = dependencies.get(nxt)
+                if count is None:
+                    dependencies[nxt] = 1
                     stack.append(nxt)
+                else:
+                    dependencies[nxt] = count + 1
     captures: dict[Node, list[tuple[int, int]]] = {}
     needed: set[Node] | None = None
     if inputs is not None:
-        for index, (node, nr) in enumerate(inputs):
-            captures.setdefault(node, []).append((nr, index))
+        for index, (target, nr) in enumerate(inputs):
+            captures.setdefault(target, []).append((nr, index))
         needed = _needed(graph_root, set(captures))
     captured: list[Tensor | None] = [None] * (0 if inputs is None else len(inputs))
     buffers: dict[Node, Grads] = {}
-    ready: list[tuple[int, int, Node]] = [(0, 0, graph_root)]
-    tie = 1
+    ready: list[tuple[int, int, Node]] = []
+    node: Node | None = graph_root
+    tie = 0
     token = autograd_state.grad_mode.set(create_graph)
     try:
-        while ready:
-            node = heapq.heappop(ready)[2]
+        while node is not None:
             grads = buffers.pop(node, None)
             if grads is None:
                 grads = [None] * max(1, len(node.input_metadata))
             if node._tensor_pre_hooks or node._retains_grad_hooks:
                 grads = _call_hooks(node, grads)
-            capture = captures.get(node)
-            if capture is not None:
-                assert needed is not None
-                for nr, index in capture:
-                    captured[index] = grads[nr] if nr < len(grads) else None
-                runs = (accumulate_grad and type(node) is AccumulateGrad) or any(
-                    e is not None and e[0] in needed for e in node.next_edges
-                )
-                if not runs:
-                    continue
+            if captures:
+                capture = captures.get(node)
+                if capture is not None:
+                    assert needed is not None
+                    for nr, index in capture:
+                        captured[index] = grads[nr] if nr < len(grads) else None
+                    if not (accumulate_grad and type(node) is AccumulateGrad) and not any(
+                        e is not None and e[0] in needed for e in node.next_edges
+                    ):
+                        node = heapq.heappop(ready)[2] if ready else None
+                        continue
             if node._pre_hooks:
                 for hook in tuple(node._pre_hooks.values()):
                     new = hook(tuple(grads))
                     if new is not None:
                         grads = list(new)
-            given = tuple(grads) if node._post_hooks else ()
-            outputs = _run_node(node, grads)
-            if node._post_hooks:
-                for hook in tuple(node._post_hooks.values()):
+            post_hooks = node._post_hooks
+            given = tuple(grads) if post_hooks else ()
+            outputs = (
+                _run_node_with_anomaly(node, grads)
+                if is_anomaly_enabled()
+                else _validate(node, node.apply(grads))
+            )
+            if post_hooks:
+                for hook in tuple(post_hooks.values()):
                     new = hook(tuple(outputs), given)
                     if new is not None:
                         outputs = list(new)
             if not keep_graph:
                 node.release_variables()
+            # Hold no gradient past its node: AccumulateGrad may then adopt it without a copy.
+            grads = given = None  # type: ignore[assignment]
+            following: Node | None = None
             for edge, grad in zip(node.next_edges, outputs, strict=False):
                 if edge is None:
                     continue
@@ -240,10 +257,18 @@ def execute(
                 remaining = dependencies[nxt] - 1
                 dependencies[nxt] = remaining
                 if remaining == 0:
-                    heapq.heappush(ready, (-nxt.sequence_nr, tie, nxt))
-                    tie += 1
-            # Hold no gradient past its node: AccumulateGrad may then adopt it without a copy.
-            outputs = grads = grad = None  # type: ignore[assignment]
+                    if following is not None:
+                        heapq.heappush(ready, (-following.sequence_nr, tie, following))
+                        tie += 1
+                    following = nxt
+            outputs = grad = None  # type: ignore[assignment]
+            if following is None:
+                node = heapq.heappop(ready)[2] if ready else None
+            elif ready and ready[0][0] <= -following.sequence_nr:
+                node = heapq.heappushpop(ready, (-following.sequence_nr, tie, following))[2]
+                tie += 1
+            else:
+                node = following
     finally:
         autograd_state.grad_mode.reset(token)
     return captured

@@ -123,12 +123,12 @@ class Node:
 
     __slots__ = (
         "__weakref__",
+        "_metadata",
         "_post_hooks",
         "_pre_hooks",
         "_retains_grad_hooks",
         "_tensor_pre_hooks",
         "input_metadata",
-        "metadata",
         "next_edges",
         "sequence_nr",
     )
@@ -141,7 +141,14 @@ class Node:
         self._post_hooks: _HookDict | None = None
         self._tensor_pre_hooks: dict[int, _HookDict] | None = None
         self._retains_grad_hooks: dict[int, Callable[[Tensor], None]] | None = None
-        self.metadata: dict[str, Any] = {}
+        self._metadata: dict[str, Any] | None = None
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """A dict for whatever users (and anomaly mode) attach to the node, made on first use."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def apply(self, grads: Grads) -> Sequence[Tensor | None]:
         """Gradients for each next edge, from the gradients of this node's forward outputs."""

@@ -58,11 +58,11 @@ class AutogradMeta:
         "retains_grad",
     )
 
-    def __init__(self, requires_grad: bool = False) -> None:
+    def __init__(self, requires_grad: bool = False, grad_fn: Node | None = None, output_nr: int = 0) -> None:
         self._requires_grad = requires_grad
         self.grad: Tensor | None = None
-        self.grad_fn: Node | None = None
-        self.output_nr = 0
+        self.grad_fn = grad_fn
+        self.output_nr = output_nr
         self.retains_grad = False
         self.grad_accumulator: weakref.ref[AccumulateGrad] | None = None
         self.hooks: _HookDict | None = None
@@ -185,7 +185,7 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
 
     def __init__(self, variable: Tensor, hooks: _HookDict | None) -> None:
-        super().__init__(sequence_nr=sys.maxsize)
+        Node.__init__(self, (), sys.maxsize)
         self.variable = variable
         self.input_metadata = [InputMetadata(variable._impl)]
         if hooks is not None:
@@ -226,25 +226,47 @@ def check_inplace_of_function(tensor: Tensor) -> None:
 # sys.getrefcount when nobody else holds the gradient, counted inside _can_steal: the handle is
 # held by AccumulateGrad.apply's local, _can_steal's parameter and getrefcount's argument; the
 # impl by the handle, the local `impl` and the argument; the storage by the impl and the argument.
+# A view's base, counted inside _only_view_of_base, is held by the view's metadata, the local
+# `base` and the argument; its impl by the base, the local and the argument.
 _SOLE_HANDLE_REFS: Final = 3
 _SOLE_IMPL_REFS: Final = 3
 _SOLE_STORAGE_REFS: Final = 2
+_SOLE_BASE_REFS: Final = 3
 
 
 def _can_steal(grad: Tensor, variable: Tensor) -> bool:
     """Whether `.grad` may be the computed gradient itself: nothing else refers to it or to its
-    memory and its layout is the variable's (PyTorch's AccumulateGrad steals under the same rule)."""
+    memory and its layout is the variable's (PyTorch's AccumulateGrad steals under the same rule).
+    A gradient that is a view (a transpose's backward) may be adopted when its base lives only
+    for it."""
     impl = grad._impl
     var = variable._impl
-    return (
+    if not (
         not is_grad_enabled()
         and sys.getrefcount(grad) <= _SOLE_HANDLE_REFS
         and sys.getrefcount(impl) <= _SOLE_IMPL_REFS
-        and sys.getrefcount(impl.storage) <= _SOLE_STORAGE_REFS
-        and impl.autograd_meta is None
         and impl.storage_offset == 0
         and impl.strides == var.strides
         and impl.dtype is var.dtype
+    ):
+        return False
+    meta = impl.autograd_meta
+    if meta is None:
+        return sys.getrefcount(impl.storage) <= _SOLE_STORAGE_REFS
+    return type(meta) is ViewMeta and meta.grad_fn is None and _only_view_of_base(meta, impl)
+
+
+def _only_view_of_base(meta: ViewMeta, impl: TensorImpl) -> bool:
+    """Whether the base of a view is held by nothing but the view's metadata, and its storage,
+    which it spans exactly as the view does, by nothing but the two of them."""
+    base = meta.base
+    base_impl = base._impl
+    return (
+        sys.getrefcount(base) <= _SOLE_BASE_REFS
+        and sys.getrefcount(base_impl) <= _SOLE_BASE_REFS
+        and base_impl.storage is impl.storage
+        and base_impl.numel() == impl.numel()
+        and sys.getrefcount(impl.storage) <= _SOLE_STORAGE_REFS + 1
     )
 
 
@@ -269,7 +291,11 @@ def _empty_strided_like(sizes: Sequence[int], strides: Sequence[int], like: Tens
 
 def grad_accumulator(tensor: Tensor) -> AccumulateGrad:
     """The leaf's AccumulateGrad node (one per leaf, kept alive by the graphs that use it)."""
-    meta = _meta(tensor._impl)
+    return _accumulator(tensor, _meta(tensor._impl))
+
+
+def _accumulator(tensor: Tensor, meta: AutogradMeta) -> AccumulateGrad:
+    """`grad_accumulator` of a tensor whose autograd metadata is `meta`."""
     ref = meta.grad_accumulator
     node = ref() if ref is not None else None
     if node is None:
@@ -288,7 +314,7 @@ def gradient_edge(tensor: Tensor) -> Edge | None:
     if fn is not None:
         return (fn, meta.output_nr)  # type: ignore[attr-defined]
     if meta.requires_grad:  # type: ignore[attr-defined]
-        return (grad_accumulator(tensor), 0)
+        return (_accumulator(tensor, meta), 0)  # type: ignore[arg-type]
     return None
 
 
@@ -297,12 +323,16 @@ def set_history(tensor: Tensor, node: Node, output_nr: int) -> None:
     impl = tensor._impl
     meta = impl.autograd_meta
     if meta is None:
-        meta = impl.autograd_meta = AutogradMeta()
-    meta.grad_fn = node  # type: ignore[attr-defined]
-    meta.output_nr = output_nr  # type: ignore[attr-defined]
-    if type(meta) is ViewMeta:
-        meta.attr_version = meta.version_counter.version
+        impl.autograd_meta = AutogradMeta(False, node, output_nr)
+    else:
+        meta.grad_fn = node  # type: ignore[attr-defined]
+        meta.output_nr = output_nr  # type: ignore[attr-defined]
+        if type(meta) is ViewMeta:
+            meta.attr_version = meta.version_counter.version
     metadata = node.input_metadata
+    if len(metadata) == output_nr:
+        metadata.append(InputMetadata(impl))
+        return
     while len(metadata) <= output_nr:
         metadata.append(None)
     metadata[output_nr] = InputMetadata(impl)

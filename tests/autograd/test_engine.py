@@ -686,6 +686,55 @@ def test_saved_tensors_are_released() -> None:
         gc.enable()
 
 
+def test_a_gradient_that_is_a_view_is_adopted_without_a_copy() -> None:
+    """framework only: a leaf used through `t()` receives its gradient as the transpose of a fresh
+    product; `.grad` takes over that memory, as PyTorch's AccumulateGrad does."""
+    w = framework.randn(3, 4, dtype=framework.float64, requires_grad=True)
+    x = framework.randn(5, 4, dtype=framework.float64)
+    arrived: list[int] = []
+    w.register_hook(lambda g: arrived.append(g.data_ptr()))
+    x.matmul(w.t()).sum().backward()
+    assert w.grad is not None and w.grad.data_ptr() == arrived[0]
+    np.testing.assert_allclose(w.grad.numpy(), np.broadcast_to(x.numpy().sum(0), (3, 4)))
+
+
+class _ViewOfBase(framework.autograd.Function):
+    """Identity whose backward returns its gradient as a view of a fresh tensor (`bases` keeps
+    that tensor alive when it is a list)."""
+
+    bases: list[framework.Tensor] | None = None
+
+    @staticmethod
+    def forward(ctx: Any, a: framework.Tensor) -> framework.Tensor:
+        return a.clone()
+
+    @staticmethod
+    def backward(ctx: Any, grad: framework.Tensor) -> framework.Tensor:
+        base = grad * 2
+        if _ViewOfBase.bases is not None:
+            _ViewOfBase.bases.append(base)
+        return base.view(3, 4)
+
+
+@pytest.mark.parametrize("base_kept", [False, True])
+def test_a_view_gradient_whose_base_lives_on_is_copied(base_kept: bool) -> None:
+    """framework only: a view gradient is adopted only when nothing but the view holds its base;
+    else `.grad` gets its own copy, unaffected by later changes of the base."""
+    v = framework.randn(3, 4, dtype=framework.float64, requires_grad=True)
+    _ViewOfBase.bases = [] if base_kept else None
+    try:
+        _ViewOfBase.apply(v).sum().backward()
+        assert v.grad is not None and v.grad.tolist() == [[2.0] * 4] * 3
+        if base_kept:
+            assert _ViewOfBase.bases is not None
+            (base,) = _ViewOfBase.bases
+            assert v.grad.data_ptr() != base.data_ptr()
+            base.zero_()
+            assert v.grad.tolist() == [[2.0] * 4] * 3
+    finally:
+        _ViewOfBase.bases = None
+
+
 # --- composite expressions --------------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ differentiable (double backward).  Gradients of operators that read elements of 
 element positions (`arange` shaped like the input) to learn which input element each output
 element read, then add the incoming gradient into those positions with `index_put(...,
 accumulate=True)`; an input element read several times receives the sum of its gradients.
+(`gather`, whose positions are its index, adds the gradient with `scatter_add` directly.)
 """
 
 from __future__ import annotations
@@ -240,8 +241,10 @@ def index_select_backward(grad: Tensor, input_sizes: Sizes, dim: int, index: Ten
 
 
 def gather_backward(grad: Tensor, input_sizes: Sizes, dim: int, index: Tensor) -> Tensor:
-    """The gradient of `gather(input, dim, index)`; repeated indices accumulate."""
-    return _embed(grad, input_sizes, lambda grid: grid.gather(dim, index))
+    """The gradient of `gather(input, dim, index)`: `grad` added into zeros at the gathered
+    positions with `scatter_add` (PyTorch's formula); repeated indices accumulate."""
+    zeros = framework.zeros(list(input_sizes), dtype=grad.dtype, device=grad.device)
+    return zeros.scatter_add(dim, index, grad)
 
 
 def masked_select_backward(grad: Tensor, input_sizes: Sizes, mask: Tensor) -> Tensor:
