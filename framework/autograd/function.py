@@ -70,6 +70,11 @@ class BackwardCFunction(Node, FunctionCtx):
 
     _forward_cls: ClassVar[type[Function]]
 
+    def __repr__(self) -> str:
+        """A Python node's default repr, as PyTorch's (`<torch.autograd.function.MyFnBackward
+        object at ...>`; the class lives in framework.autograd.function)."""
+        return f"<{type(self).__module__}.{type(self).__qualname__} object at {id(self):#x}>"
+
     def __init__(self) -> None:
         Node.__init__(self)
         self._to_save = ()

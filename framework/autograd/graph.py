@@ -188,7 +188,9 @@ class Node:
         self._retains_grad_hooks[output_nr] = fn
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {id(self):#x}>"
+        """As PyTorch shows its C++ nodes: the class name, which is `name()` without the
+        `torch::autograd::` of AccumulateGrad, CopySlices and the like."""
+        return f"<{type(self).__name__} object at {id(self):#x}>"
 
 
 class GraphRoot(Node):

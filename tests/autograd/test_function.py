@@ -8,6 +8,7 @@ The Function classes are made per library (`functions(m)`) since they subclass i
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -22,6 +23,9 @@ from ad_backends import (
     exactly,
     leaf,
 )
+
+import framework
+from framework import Tensor
 
 
 @functools.cache
@@ -401,3 +405,28 @@ def test_once_differentiable_refuses_double_backward(m: ModuleType) -> None:
         match=exactly("trying to differentiate twice a function that was marked with @once_differentiable"),
     ):
         g.sum().backward()
+
+
+def test_node_reprs_as_pytorch_prints_them() -> None:
+    """C++ nodes show their class name (AccumulateGrad, CopySlices: not their `name()`), a custom
+    Function's node its module-qualified Python class."""
+
+    class Twice(framework.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Tensor) -> Tensor:
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Tensor) -> Tensor:
+            return g * 2
+
+    x = framework.ones(2, requires_grad=True)
+    relu = x.relu().grad_fn
+    assert re.fullmatch(r"<ReluBackward0 object at 0x[0-9a-f]+>", repr(relu))
+    assert re.fullmatch(r"<AccumulateGrad object at 0x[0-9a-f]+>", repr(relu.next_functions[0][0]))
+    z = x.clone()
+    z[0] = 1
+    assert re.fullmatch(r"<CopySlices object at 0x[0-9a-f]+>", repr(z.grad_fn))
+    assert z.grad_fn.name() == "torch::autograd::CopySlices"
+    custom = Twice.apply(x).grad_fn
+    assert re.fullmatch(r"<framework\.autograd\.function\.TwiceBackward object at 0x[0-9a-f]+>", repr(custom))
