@@ -50,14 +50,16 @@ def _as_keyset(keys: DispatchKeySet | DispatchKey | str) -> DispatchKeySet:
 
 
 class _Guard:
-    """Adds keys to one of the thread's sets on enter and restores the previous state on exit."""
+    """Adds keys to one of the thread's sets on enter and restores the previous state on exit.
 
-    __slots__ = ("_bits", "_token")
+    `_bits` is the raw bitset of the keys: per instance for the guards given keys, a class
+    attribute for the fixed guards, which are then made without running any Python code (the
+    variable factories enter one on every call)."""
+
+    __slots__ = ("_token",)
+    _token: Token[tuple[int, int]] | None
+    _bits: int
     _excluding = False
-
-    def __init__(self, keys: DispatchKeySet | DispatchKey | str) -> None:
-        self._bits = _as_keyset(keys).repr
-        self._token: Token[tuple[int, int]] | None = None
 
     def __enter__(self) -> None:
         included, excluded = get_local_keys()
@@ -72,37 +74,49 @@ class _Guard:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._token is not None:
-            local_keys.reset(self._token)
+        try:
+            token = self._token
+        except AttributeError:  # A fixed guard never entered: nothing to restore.
+            return
+        if token is not None:
+            local_keys.reset(token)
             self._token = None
 
 
-class IncludeDispatchKeyGuard(_Guard):
+class _KeysGuard(_Guard):
+    """A guard for the keys it is given."""
+
+    __slots__ = ("_bits",)
+
+    def __init__(self, keys: DispatchKeySet | DispatchKey | str) -> None:
+        self._bits = _as_keyset(keys).repr
+        self._token = None
+
+
+class IncludeDispatchKeyGuard(_KeysGuard):
     """`with IncludeDispatchKeyGuard(keys):` adds keys to the thread's included set."""
 
     __slots__ = ()
 
 
-class ExcludeDispatchKeyGuard(_Guard):
+class ExcludeDispatchKeyGuard(_KeysGuard):
     """`with ExcludeDispatchKeyGuard(keys):` adds keys to the thread's excluded set."""
 
     __slots__ = ()
     _excluding = True
 
 
-class AutoDispatchBelowAutograd(ExcludeDispatchKeyGuard):
+class AutoDispatchBelowAutograd(_Guard):
     """Exclude the autograd keys: calls inside skip autograd and go straight to what is below."""
 
     __slots__ = ()
+    _bits = AUTOGRAD_KEYS.repr
+    _excluding = True
 
-    def __init__(self) -> None:
-        super().__init__(AUTOGRAD_KEYS)
 
-
-class AutoDispatchBelowADInplaceOrView(ExcludeDispatchKeyGuard):
+class AutoDispatchBelowADInplaceOrView(_Guard):
     """Exclude the autograd keys and ADInplaceOrView (what variable factories run under)."""
 
     __slots__ = ()
-
-    def __init__(self) -> None:
-        super().__init__(AUTOGRAD_KEYS_WITH_AD_INPLACE_OR_VIEW)
+    _bits = AUTOGRAD_KEYS_WITH_AD_INPLACE_OR_VIEW.repr
+    _excluding = True

@@ -21,6 +21,9 @@ from framework.c10.dispatch_key import DispatchKey, DispatchKeySet, autograd_key
 from framework.c10.dtypes import dtype
 from framework.c10.storage import Allocator, StorageImpl, get_cpu_allocator, get_meta_allocator
 
+_new_object: Final = object.__new__
+_ndarray: Final = np.ndarray
+
 _BACKEND_OF_DEVICE: Final[dict[DeviceType, DispatchKey]] = {
     DeviceType.CPU: DispatchKey.CPU,
     DeviceType.Meta: DispatchKey.Meta,
@@ -33,11 +36,6 @@ def backend_key_for_device(device: Device) -> DispatchKey:
     return _BACKEND_OF_DEVICE[device.device_type]
 
 
-_ALLOCATORS: Final[dict[DeviceType, Allocator]] = {
-    DeviceType.CPU: get_cpu_allocator(),
-    DeviceType.Meta: get_meta_allocator(),
-}
-
 _KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
     device_type: DispatchKeySet((backend, DispatchKey.ADInplaceOrView, autograd_key_for_backend(backend)))
     for device_type, backend in _BACKEND_OF_DEVICE.items()
@@ -47,6 +45,18 @@ _KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
 _INFERENCE_KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
     device_type: DispatchKeySet(backend) for device_type, backend in _BACKEND_OF_DEVICE.items()
 }
+
+
+_EMPTY_SETUP: Final[dict[int, tuple[Allocator, DispatchKeySet, DispatchKeySet]]] = {
+    device_type._value_: (allocator, _KEY_SETS[device_type], _INFERENCE_KEY_SETS[device_type])
+    for device_type, allocator in (
+        (DeviceType.CPU, get_cpu_allocator()),
+        (DeviceType.Meta, get_meta_allocator()),
+    )
+}
+"""What `TensorImpl.empty` needs per device type, found with one lookup: the allocator, then the
+key sets of a new tensor outside and inside inference mode.  Keyed by the device type's code: an
+int hashes in C, an enum member's hash is a Python call."""
 
 
 def key_set_for_device(device: Device) -> DispatchKeySet:
@@ -69,6 +79,32 @@ def _contiguous_strides(sizes: tuple[int, ...]) -> tuple[int, ...]:
 def contiguous_strides(sizes: Sequence[int]) -> tuple[int, ...]:
     """Row-major strides (in elements) for `sizes` (cached: every new tensor asks)."""
     return _contiguous_strides(tuple(sizes))
+
+
+def _check_sizes(sizes: tuple[int, ...]) -> None:
+    """Refuse a negative size, as PyTorch does when it makes or resizes a tensor."""
+    for s in sizes:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(sizes)}")
+
+
+_Layout = tuple[tuple[int, ...], int]
+
+_LAYOUTS: Final[dict[tuple[int, ...], _Layout]] = {}
+"""The layouts `TensorImpl.empty` has computed, by sizes (cleared when it grows too big)."""
+
+_MAX_LAYOUTS: Final = 4096
+
+
+def _empty_layout(sizes: tuple[int, ...]) -> _Layout:
+    """The contiguous strides and the element count of a new tensor of `sizes`, after checking
+    them; remembered in `_LAYOUTS`, which `TensorImpl.empty` reads first (a plain dict lookup
+    costs less than an `lru_cache` call; sizes that are refused are not remembered)."""
+    _check_sizes(sizes)
+    if len(_LAYOUTS) >= _MAX_LAYOUTS:
+        _LAYOUTS.clear()
+    layout = _LAYOUTS[sizes] = (_contiguous_strides(sizes), math.prod(sizes))
+    return layout
 
 
 class VersionCounter:
@@ -135,27 +171,30 @@ class TensorImpl:
         """A new contiguous tensor of `sizes` with fresh (uninitialised) storage on `device`.
 
         Every operator output is made here, so the fields are set directly (no validation beyond
-        the sizes, nothing computed twice)."""
+        the sizes, nothing computed twice), and the NumPy view of the elements that the kernel
+        writes through is made at once, as `numpy_view` would make it."""
         sizes = tuple(sizes)
-        if sizes and min(sizes) < 0:
-            negative = next(s for s in sizes if s < 0)
-            raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {list(sizes)}")
-        device_type = device.device_type
-        allocator = _ALLOCATORS.get(device_type)
-        if allocator is None:
-            raise RuntimeError(f"TensorImpl.empty: no allocator for device '{device}'")
-        self = cls.__new__(cls)
-        self.storage = storage = StorageImpl(math.prod(sizes) * dtype.itemsize, allocator)
+        # Subscripts, not `dict.get`: they cost a third as much.
+        try:
+            strides, numel = _LAYOUTS[sizes]
+        except KeyError:
+            strides, numel = _empty_layout(sizes)
+        try:
+            allocator, key_set, inference_key_set = _EMPTY_SETUP[device.device_type._value_]
+        except KeyError:
+            raise RuntimeError(f"TensorImpl.empty: no allocator for device '{device}'") from None
+        self = _new_object(cls)
+        self.storage = storage = StorageImpl(numel * dtype.itemsize, allocator)
         self.dtype = dtype
-        self.device = storage.device
+        self.device = allocator.device
         self.sizes = sizes
-        self.strides = _contiguous_strides(sizes)
+        self.strides = strides
         self.storage_offset = 0
-        self.key_set = (_INFERENCE_KEY_SETS if is_inference_mode_enabled() else _KEY_SETS)[device_type]
+        self.key_set = inference_key_set if is_inference_mode_enabled() else key_set
         self.version_counter = VersionCounter()
         self.autograd_meta = None
-        self._np_view = None
-        self._np_data = None
+        self._np_data = data = storage.data
+        self._np_view = None if data is None else _ndarray(sizes, dtype.numpy_dtype, data)
         self.wrapped_number = False
         return self
 
@@ -211,9 +250,7 @@ class TensorImpl:
     def resize_(self, sizes: Sequence[int]) -> None:
         """Make this tensor contiguous of `sizes`, growing the storage if it is too small."""
         sizes = tuple(sizes)
-        for s in sizes:
-            if s < 0:
-                raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(sizes)}")
+        _check_sizes(sizes)
         needed = (self.storage_offset + math.prod(sizes)) * self.dtype.itemsize
         if needed > self.storage.nbytes:
             self.storage.resize_(needed)
@@ -229,21 +266,17 @@ class TensorImpl:
             raise RuntimeError(
                 f"Cannot access data of a tensor on device '{self.device}': it has no storage data"
             )
-        itemsize = self.dtype.itemsize
         if self.storage_offset == 0 and self.strides == _contiguous_strides(self.sizes):
-            view = np.frombuffer(data, self.dtype.numpy_dtype, self.numel())
-            if len(self.sizes) != 1:
-                view = view.reshape(self.sizes)
-            self._np_view = view
-            self._np_data = data
-            return view
-        view = np.ndarray(
-            self.sizes,
-            self.dtype.numpy_dtype,
-            buffer=data,
-            offset=self.storage_offset * itemsize if self.numel() else 0,
-            strides=tuple(st * itemsize for st in self.strides),
-        )
+            view = _ndarray(self.sizes, self.dtype.numpy_dtype, data)
+        else:
+            itemsize = self.dtype.itemsize
+            view = _ndarray(
+                self.sizes,
+                self.dtype.numpy_dtype,
+                data,
+                self.storage_offset * itemsize if self.numel() else 0,
+                tuple(st * itemsize for st in self.strides),
+            )
         self._np_view = view
         self._np_data = data
         return view

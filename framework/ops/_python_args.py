@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
-import numpy as np
 
 from framework._tensor import Tensor
 from framework.autograd.variable import make_variable
@@ -208,7 +207,7 @@ def wrapped_number(value: Number, device: Device) -> Tensor:
     d = float64 if isinstance(value, float) else number_dtype(value)
     impl = TensorImpl.empty((), d, device)
     if impl.storage.data is not None:
-        impl.numpy_view()[...] = np.asarray(value, dtype=d.numpy_dtype)
+        impl.numpy_view()[()] = value
     impl.wrapped_number = True
     return Tensor(impl)
 
