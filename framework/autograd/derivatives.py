@@ -520,7 +520,7 @@ FUNCTIONAL: Final = 0
 INPLACE: Final = 1
 INPLACE_VIEW: Final = 2
 _RECORDING_ENV: Final[dict[str, Any]] = {
-    "_Edge": gradient_edge,
+    "_edge": gradient_edge,
     "_list_edges": _list_edges,
     "_SavedVariable": SavedVariable,
     "_Geometry": TensorGeometry,
@@ -540,21 +540,22 @@ _RECORDING_ENV: Final[dict[str, Any]] = {
 }
 
 
-def _below_autograd(call_args: str, after: str, indent: str) -> list[str]:
-    """Source lines setting `_out` to the redispatch of the call below the keys in `after`, with
-    the autograd keys and ADInplaceOrView excluded for whatever that calls in turn (PyTorch's
-    AutoDispatchBelowADInplaceOrView guard)."""
+def _below_autograd(call_args: str, indent: str) -> list[str]:
+    """Source lines setting `_out` to the redispatch of the call to the keys below the kernel's
+    (`_AFTER`), with the autograd keys and ADInplaceOrView excluded for whatever that calls in
+    turn (PyTorch's AutoDispatchBelowADInplaceOrView guard)."""
     return [
         f"{indent}_inc, _exc = _get_local_keys()",
         f"{indent}_token = _set_local_keys((_inc, _exc | _BELOW))",
         f"{indent}try:",
-        f"{indent}    _out = _redispatch(_ks(_ks_.repr & {after}), {call_args})",
+        f"{indent}    _out = _redispatch(_ks(_ks_.repr & _AFTER), {call_args})",
         f"{indent}finally:",
         f"{indent}    _reset_local_keys(_token)",
     ]
 
 
 def _tuple_source(items: Iterable[str]) -> str:
+    """The source of a tuple display of `items` (a 1-tuple keeps its comma)."""
     return "(" + "".join(f"{item}, " for item in items) + ")"
 
 
@@ -579,16 +580,16 @@ def _record_source(spec: NodeSpec, schema: FunctionSchema, mode: int, call_args:
     becomes the node's output, as a view would)."""
     indent = "        "
     if not spec.differentiable:
-        return _below_autograd(call_args, "_AFTER", indent)
+        return _below_autograd(call_args, indent)
     names = [param_name(a.name) for a in schema.arguments]
     kinds = [tensor_kind(a.type) for a in schema.arguments]
     lines: list[str] = []
     if mode != FUNCTIONAL:
         lines.append(f"_check_inplace({names[0]})")
-    single = (TensorKind.TENSOR, TensorKind.OPTIONAL_TENSOR)
-    if all(kind in single for _, kind in spec.inputs):
+    one_tensor = (TensorKind.TENSOR, TensorKind.OPTIONAL_TENSOR)
+    if all(kind in one_tensor for _, kind in spec.inputs):
         for k, (index, kind) in enumerate(spec.inputs):
-            edge = f"_Edge({names[index]})"
+            edge = f"_edge({names[index]})"
             if kind is TensorKind.OPTIONAL_TENSOR:
                 edge = f"None if {names[index]} is None else {edge}"
             lines.append(f"_e{k} = {edge}")
@@ -601,9 +602,9 @@ def _record_source(spec: NodeSpec, schema: FunctionSchema, mode: int, call_args:
             name = names[index]
             lines.append("_start = len(_edges)")
             if kind is TensorKind.TENSOR:
-                lines.append(f"_edges.append(_Edge({name}))")
+                lines.append(f"_edges.append(_edge({name}))")
             elif kind is TensorKind.OPTIONAL_TENSOR:
-                lines.append(f"_edges.append(None if {name} is None else _Edge({name}))")
+                lines.append(f"_edges.append(None if {name} is None else _edge({name}))")
             else:
                 lines.append(f"_edges += _list_edges({name})")
             lines.append("_spans.append((_start, len(_edges)))")
@@ -620,7 +621,7 @@ def _record_source(spec: NodeSpec, schema: FunctionSchema, mode: int, call_args:
         lines.append(f"_s{k} = {_save_source(value, s.mode, False, may_be_none)}")
         saved.append(f"_s{k}")
     lines += ["if _anomaly():", "    _node.metadata['traceback_'] = _forward_traceback()"]
-    body = [indent + line for line in lines] + _below_autograd(call_args, "_AFTER", indent)
+    body = [indent + line for line in lines] + _below_autograd(call_args, indent)
     lines = []
     n_outputs = len(spec.output_differentiability)
     if spec.list_output:
@@ -758,7 +759,7 @@ def inplace_kernel(op: OperatorHandle) -> Callable[..., Any]:
             f"    if not _inference_mode() and ({inference}):",
             "        raise RuntimeError(_INFERENCE_INPLACE)",
         ]
-    body += _below_autograd(call_args, "_AFTER", "    ")
+    body += _below_autograd(call_args, "    ")
     body += [f"    {name}._impl.version_counter.version += 1" for name in written]
     body.append("    return _out")
     kernel: Callable[..., Any] = _compile_kernel(op, env, "ad_inplace", params, body)
@@ -771,7 +772,7 @@ def view_kernel(op: OperatorHandle) -> Callable[..., Any]:
     env = _ad_inplace_or_view_env(op)
     params, call_args = _signature_source(schema, env)
     base = param_name(schema.arguments[0].name)
-    body = _below_autograd(call_args, "_AFTER", "    ")
+    body = _below_autograd(call_args, "    ")
     body.append(f"    if not _is_inference({base}._impl):")
     if str(schema.returns[0].type) == "Tensor[]":
         body += ["        for _view in _out:", f"            _as_view({base}, _view, True)"]

@@ -51,10 +51,10 @@ def _validate(node: Node, outputs: Sequence[Tensor | None]) -> list[Tensor | Non
             f"{len(edges)}, got {len(outputs)})"
         )
     result = list(outputs)
-    for i, edge in enumerate(edges):
-        grad = result[i]
+    for i, grad in enumerate(result):
         if grad is None:
             continue
+        edge = edges[i]
         if edge is None:
             result[i] = None
             continue
@@ -206,7 +206,7 @@ def execute(
         while node is not None:
             grads = buffers.pop(node, None)
             if grads is None:
-                grads = [None] * max(1, len(node.input_metadata))
+                grads = [None] * (len(node.input_metadata) or 1)
             if node._tensor_pre_hooks or node._retains_grad_hooks:
                 grads = _call_hooks(node, grads)
             if captures:
@@ -242,7 +242,9 @@ def execute(
             # Hold no gradient past its node: AccumulateGrad may then adopt it without a copy.
             grads = given = None  # type: ignore[assignment]
             following: Node | None = None
-            for edge, grad in zip(node.next_edges, outputs, strict=False):
+            # zip's default (strict=False: a post hook may return fewer gradients) spelled without
+            # the keyword, whose parsing would cost more than the rest of a node's bookkeeping.
+            for edge, grad in zip(node.next_edges, outputs):  # noqa: B905
                 if edge is None:
                     continue
                 nxt, nr = edge
@@ -250,7 +252,8 @@ def execute(
                     continue
                 buffer = buffers.get(nxt)
                 if buffer is None:
-                    buffer = buffers[nxt] = [None] * max(nr + 1, len(nxt.input_metadata))
+                    size = len(nxt.input_metadata)
+                    buffer = buffers[nxt] = [None] * (size if size > nr else nr + 1)
                 if grad is not None:
                     old = buffer[nr]
                     buffer[nr] = grad if old is None else old + grad

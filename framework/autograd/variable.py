@@ -80,7 +80,7 @@ class ViewMeta(AutogradMeta):
     __slots__ = ("attr_version", "base", "creation_meta", "version_counter")
 
     def __init__(self, base: Tensor, creation_meta: CreationMeta, version_counter: VersionCounter) -> None:
-        super().__init__()
+        AutogradMeta.__init__(self)
         self.base = base
         self.creation_meta = creation_meta
         self.version_counter = version_counter

@@ -78,7 +78,10 @@ def restore_reduced_dims(grad: Tensor, dims: Sequence[int] | int | None, ndim: i
 def sum_backward(
     grad: Tensor, sizes: Sequence[int], dims: Sequence[int] | int | None, keepdim: bool
 ) -> Tensor:
-    """Gradient of a sum over `dims` of an input of shape `sizes`: `grad` broadcast back."""
+    """Gradient of a sum over `dims` of an input of shape `sizes`: `grad` broadcast back (the
+    0-dim gradient of a full reduction broadcasts as it is)."""
+    if grad.ndim == 0:
+        return grad.expand(tuple(sizes))
     return restore_reduced_dims(grad, dims, len(sizes), keepdim).expand(tuple(sizes))
 
 

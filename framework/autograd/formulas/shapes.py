@@ -39,6 +39,7 @@ __all__ = [
     "split_backward",
     "split_with_sizes_backward",
     "unbind_backward",
+    "unsqueeze_to",
 ]
 
 Sizes = Sequence[int]
@@ -145,6 +146,15 @@ def slice_backward(
 def diagonal_backward(grad: Tensor, input_sizes: Sizes, offset: int, dim1: int, dim2: int) -> Tensor:
     """The gradient of `diagonal(input, offset, dim1, dim2)`: zeros with `grad` on that diagonal."""
     return _embed(grad, input_sizes, lambda grid: grid.diagonal(offset, dim1, dim2))
+
+
+def unsqueeze_to(grad: Tensor, dim: int, input_sizes: Sizes) -> Tensor:
+    """The gradient of `squeeze(input, dim)`: `grad` with the removed size-1 dimension put back
+    (PyTorch's unsqueeze_to: a view, where a reshape could copy)."""
+    if not input_sizes:
+        return grad
+    d = wrap_dim(dim, len(input_sizes))
+    return grad.unsqueeze(d) if input_sizes[d] == 1 else grad
 
 
 def permute_backward(grad: Tensor, dims: Sizes) -> Tensor:
