@@ -20,11 +20,7 @@ ANOMALY_ENABLED = (
     "for debugging."
 )
 
-# framework's NumPy kernels warn on 0/0 (PyTorch does not); irrelevant here
-pytestmark = [
-    pytest.mark.filterwarnings("ignore:invalid value encountered in divide:RuntimeWarning"),
-    pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled:UserWarning"),
-]
+pytestmark = pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled:UserWarning")
 
 
 def gradcheck_error(m: ModuleType) -> type[RuntimeError]:

@@ -4,14 +4,16 @@ A call through the dispatcher must be cheap, so instead of walking the schema on
 write, for each operator, a Python function whose parameters are the schema's arguments (Python
 binds them, fills defaults and rejects bad names), which ORs together the key sets of exactly the
 tensor arguments the schema names, applies the thread-local keys and the operator's fallthrough
-mask, and calls the kernel at the highest key.  `redispatch` is the same without the thread-local
-keys, starting from the key set it is given.
+mask, and calls the kernel at the highest key with NumPy's floating-point errors silenced (see
+`framework.c10.fp_errors`).  `redispatch` is the same without the thread-local keys, starting from
+the key set it is given (it runs inside a call, where the errors are silenced already).
 """
 
 from __future__ import annotations
 
 import keyword
 from collections.abc import Callable
+from textwrap import indent
 from typing import TYPE_CHECKING, Any, Final
 
 from framework.c10.device import Layout, MemoryFormat
@@ -27,6 +29,7 @@ from framework.c10.dispatch.schema import (
 )
 from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import ScalarType, dtype_from_scalar_type
+from framework.c10.fp_errors import QUIET, fp_errors
 from framework.c10.local_dispatch_key_set import get_local_keys
 
 if TYPE_CHECKING:
@@ -119,6 +122,9 @@ def generate_dispatch_functions(
         "_d_PLAIN": MODE_PLAIN,
         "_d_GENERIC": MODE_GENERIC,
         "_d_KEYSET": MODE_KEYSET,
+        "_d_fp_set": fp_errors.set,
+        "_d_fp_reset": fp_errors.reset,
+        "_d_FP_QUIET": QUIET,
     }
     params, positional, keywords = schema_parameters(schema, env)
     key_terms: list[str] = []
@@ -145,16 +151,15 @@ def generate_dispatch_functions(
     fn_name = schema.name.rpartition("::")[2] or "op"
     # Run the kernel at the highest key of `_d_bits` in the calling convention it was registered
     # with (the common ones inline, the others through `_d_slow`).
-    run_kernel = f"""    _d_kernel = _d_table[_d_bits.bit_length() - 1]
-    _d_mode = _d_kernel.mode
-    if _d_mode == _d_PLAIN:
-        return _d_kernel.unboxed_fn({call_args})
-    if _d_mode == _d_KEYSET:
-        return _d_kernel.unboxed_fn(_d_ks(_d_bits){sep}{call_args})
-    if _d_mode == _d_GENERIC:
-        return _d_kernel.unboxed_fn(_d_op, _d_ks(_d_bits){sep}{call_args})
-    return _d_slow(_d_op, _d_kernel, _d_bits, {args_tuple}, {kwargs_dict})
-"""
+    run_kernel = f"""_d_kernel = _d_table[_d_bits.bit_length() - 1]
+_d_mode = _d_kernel.mode
+if _d_mode == _d_PLAIN:
+    return _d_kernel.unboxed_fn({call_args})
+if _d_mode == _d_KEYSET:
+    return _d_kernel.unboxed_fn(_d_ks(_d_bits){sep}{call_args})
+if _d_mode == _d_GENERIC:
+    return _d_kernel.unboxed_fn(_d_op, _d_ks(_d_bits){sep}{call_args})
+return _d_slow(_d_op, _d_kernel, _d_bits, {args_tuple}, {kwargs_dict})"""
     source = f"""
 def {fn_name}({", ".join(params)}):
     try:
@@ -163,10 +168,16 @@ def {fn_name}({", ".join(params)}):
         raise _d_bad({args_tuple}, {kwargs_dict}) from None
     _d_inc, _d_exc = _d_get()
     _d_bits = (_d_bits | _d_inc) & ~_d_exc & _d_entry.mask
-{run_kernel}
+    _d_fp = _d_fp_set(_d_FP_QUIET)
+    try:
+{indent(run_kernel, " " * 8)}
+    finally:
+        _d_fp_reset(_d_fp)
+
 def redispatch(_d_keyset, {", ".join(params)}):
     _d_bits = _d_keyset.repr & _d_entry.mask
-{run_kernel}"""
+{indent(run_kernel, " " * 4)}
+"""
     namespace: dict[str, Any] = {}
     exec(compile(source, f"<dispatch {schema.qualified_overload}>", "exec"), env, namespace)
     call = namespace[fn_name]

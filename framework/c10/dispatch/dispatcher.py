@@ -36,6 +36,7 @@ from framework.c10.dispatch_key import (
     backend_keys_for_autograd,
     is_included_in_alias,
 )
+from framework.c10.fp_errors import QUIET, fp_errors
 from framework.c10.local_dispatch_key_set import get_local_keys
 
 _UNBOXED: Final = KernelKind.UNBOXED
@@ -279,7 +280,11 @@ class OperatorHandle:
             raise self._bad_argument(args, {}) from None
         included, excluded = get_local_keys()
         bits = (bits | included) & ~excluded & entry.mask
-        _call_kernel_boxed(self, entry.fast_table[bits.bit_length() - 1], bits, stack)
+        token = fp_errors.set(QUIET)
+        try:
+            _call_kernel_boxed(self, entry.fast_table[bits.bit_length() - 1], bits, stack)
+        finally:
+            fp_errors.reset(token)
 
     def redispatch_boxed(self, keyset: DispatchKeySet, stack: Stack) -> None:
         entry = self.entry
