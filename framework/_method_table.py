@@ -5,6 +5,7 @@ belong to) can be defined before any operator exists."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -46,6 +47,8 @@ def operator(name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
         if reflected:
             if not isinstance(other, (int, float, complex)):
                 return NotImplemented
+            if parser.tensor_handle is not None:
+                return parser.tensor_handle.call(_wrap(other, self), self)
             return parser.call((self,), {}, _wrap(other, self))
         # The common cases skip argument parsing: a tensor, or a Python number.
         other_type = type(other)
@@ -63,7 +66,13 @@ def operator(name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
 
 
 def _wrap(value: Any, like: Any) -> Any:
-    """A Python number as a zero-dim tensor (PyTorch's wrapped number) for reflected operators."""
+    """A Python number as a zero-dim tensor (PyTorch's wrapped number) on the device of `like`."""
+    return _wrapped_number()(value, like._impl.device)
+
+
+@functools.cache
+def _wrapped_number() -> Callable[[Any, Any], Any]:
+    """`framework.ops._python_args.wrapped_number`, imported once (operators exist after it)."""
     from framework.ops._python_args import wrapped_number
 
-    return wrapped_number(value, like.device)
+    return wrapped_number

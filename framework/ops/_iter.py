@@ -9,9 +9,11 @@ category only matters when it is a higher kind (bool < integer < floating < comp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from framework._tensor import Tensor
 from framework.c10.dtypes import (
+    DTYPES,
     bool_,
     can_cast,
     default_complex_dtype,
@@ -27,8 +29,10 @@ Operand = Tensor | Number
 
 def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     """The broadcast of two shapes, with PyTorch's error when they do not broadcast."""
-    if tuple(a) == tuple(b):
+    if tuple(a) == tuple(b) or not b:
         return tuple(a)
+    if not a:
+        return tuple(b)
     ndim = max(len(a), len(b))
     out = [0] * ndim
     for i in range(ndim - 1, -1, -1):  # from the last dimension, as PyTorch's infer_size
@@ -68,46 +72,65 @@ def _wrapped_dtype(d: dtype) -> dtype:
     return get_default_dtype() if d.is_floating_point else d
 
 
-def _kind(d: dtype | None) -> int:
-    if d is None:
-        return -1
-    if d.is_complex:
-        return 3
-    if d.is_floating_point:
-        return 2
-    return 0 if d is bool_ else 1
+_KINDS: Final[dict[dtype, int]] = {
+    d: 3 if d.is_complex else 2 if d.is_floating_point else 0 if d is bool_ else 1 for d in DTYPES.values()
+}
+"""The kind of each dtype: 0 bool, 1 integer, 2 floating point, 3 complex."""
+
+_NUMBER_KINDS: Final[dict[type, int]] = {bool: 0, int: 1, float: 2, complex: 3}
+"""The kind of each Python number type (their subclasses take the general path)."""
 
 
 def _promote(a: dtype | None, b: dtype) -> dtype:
     return b if a is None else promote_types(a, b)
 
 
+def _combine_dtypes(higher: dtype, lower: dtype) -> dtype:
+    """PyTorch's combine_categories: the lower category counts only if it is of a higher kind,
+    and then its dtype wins, except that a complex one makes a floating `higher` complex."""
+    higher_kind, lower_kind = _KINDS[higher], _KINDS[lower]
+    if higher_kind >= lower_kind:
+        return higher
+    return higher.to_complex() if higher_kind == 2 else lower
+
+
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
-    """PyTorch's combine_categories: the lower category counts only if it is of a higher kind."""
+    """`_combine_dtypes` of two categories' results, either of which may be missing (None)."""
     if higher is None:
         return lower
-    if lower is None:
-        return higher
-    hk, lk = _kind(higher), _kind(lower)
-    if hk == 3:
-        return higher
-    if lk == 3:
-        return higher.to_complex() if hk == 2 else lower
-    if hk == 2:
-        return higher
-    if higher is bool_ or lk == 2:
-        return promote_types(higher, lower)
-    return higher
+    return higher if lower is None else _combine_dtypes(higher, lower)
+
+
+def _with_wrapped(d: dtype, wrapped: dtype) -> dtype:
+    """The result type of one tensor of dtype `d` with one wrapped number of dtype `wrapped`."""
+    return d if _KINDS[wrapped] <= _KINDS[d] else _combine_dtypes(d, _wrapped_dtype(wrapped))
+
+
+def _with_number(d: dtype, value: Number) -> dtype:
+    """The result type of one tensor of dtype `d` with a Python number of an exact number type."""
+    return d if _NUMBER_KINDS[type(value)] <= _KINDS[d] else _combine_dtypes(d, number_dtype(value))
 
 
 def result_type(*operands: Operand) -> dtype:
     """The dtype PyTorch computes for a pointwise operation on `operands`."""
     if len(operands) == 2:
+        # The common pairs first: two tensors of one dtype, one tensor with one number.
         a, b = operands
-        if isinstance(a, Tensor) and isinstance(b, Tensor):
-            ia, ib = a._impl, b._impl
-            if ia.dtype is ib.dtype and not (ia.wrapped_number or ib.wrapped_number):
-                return ia.dtype
+        if isinstance(a, Tensor):
+            ia = a._impl
+            if isinstance(b, Tensor):
+                ib = b._impl
+                if ia.wrapped_number:
+                    if not ib.wrapped_number:
+                        return _with_wrapped(ib.dtype, ia.dtype)
+                elif ib.wrapped_number:
+                    return _with_wrapped(ia.dtype, ib.dtype)
+                elif ia.dtype is ib.dtype:
+                    return ia.dtype
+            elif not ia.wrapped_number and type(b) in _NUMBER_KINDS:
+                return _with_number(ia.dtype, b)
+        elif isinstance(b, Tensor) and not b._impl.wrapped_number and type(a) in _NUMBER_KINDS:
+            return _with_number(b._impl.dtype, a)
     dim_result: dtype | None = None
     zero_result: dtype | None = None
     wrapped_result: dtype | None = None

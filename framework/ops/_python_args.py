@@ -16,18 +16,20 @@ functions are called directly.  The checks are Python expressions (`check_source
 
 from __future__ import annotations
 
-import collections
 import functools
+import math
 import re
 import types
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
+import numpy as np
 
 from framework._tensor import Tensor
 from framework.autograd.variable import make_variable
-from framework.c10.device import Device, Layout, MemoryFormat
+from framework.c10.autograd_state import is_inference_mode_enabled
+from framework.c10.device import Device, DeviceType, Layout, MemoryFormat
 from framework.c10.dispatch._codegen import param_name, python_default
 from framework.c10.dispatch.dispatcher import OperatorHandle
 from framework.c10.dispatch.schema import (
@@ -39,11 +41,12 @@ from framework.c10.dispatch.schema import (
     OptionalType,
     SchemaType,
 )
-from framework.c10.dtypes import dtype, float64
+from framework.c10.dtypes import bool_, complex128, dtype, float64, int64
 from framework.c10.generator import Generator
 from framework.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
+from framework.c10.storage import StorageImpl
 from framework.c10.tensor_impl import TensorImpl
-from framework.ops._iter import Number, number_dtype
+from framework.ops._iter import Number
 
 _MISSING: Final = object()
 _INT_TYPES: Final = frozenset((BaseTy.int, BaseTy.SymInt))
@@ -201,30 +204,92 @@ ALLOW_NUMBERS_AS_TENSORS: Final = frozenset(
 """Python names whose Tensor parameters also take Python numbers (PyTorch's list)."""
 
 
+_WRAPPED_DTYPES: Final[dict[type, dtype]] = {bool: bool_, int: int64, float: float64, complex: complex128}
+"""The dtype of a wrapped number by Python number type (bool before int, its base class)."""
+
+_WRAPPED: Final[tuple[dict[tuple[object, ...], Tensor], dict[tuple[object, ...], Tensor]]] = ({}, {})
+"""The CPU wrapped numbers made so far, by `_key`, outside and inside inference mode
+(one made in inference mode is an inference tensor)."""
+
+_MAX_WRAPPED: Final = 1024
+
+_CPU_TYPE: Final = DeviceType.CPU
+"""(An enum member read from its class costs a Python call.)"""
+
+
 def wrapped_number(value: Number, device: Device) -> Tensor:
-    """A Python number as a zero-dim "wrapped number" tensor on `device`: type promotion treats
-    it as the Python number it came from."""
-    d = float64 if isinstance(value, float) else number_dtype(value)
-    impl = TensorImpl.empty((), d, device)
+    """A Python number as a zero-dim "wrapped number" tensor on `device`, of dtype bool, int64,
+    float64 or complex128 (PyTorch's scalar_to_tensor): type promotion treats it as the Python
+    number it came from.
+
+    Nothing writes to a wrapped number (kernels only read their inputs), so on the CPU one tensor
+    serves every use of a number of a Python number type: those are kept, by `_key`."""
+    kind = type(value)
+    if device.device_type is _CPU_TYPE:
+        made = _WRAPPED[is_inference_mode_enabled()]
+        wrapped = made.get((value, kind))
+        if wrapped is not None:
+            return wrapped
+        key = _key(value, kind)
+        if key is not None:
+            wrapped = made.get(key)
+            if wrapped is None:
+                if len(made) >= _MAX_WRAPPED:
+                    made.clear()
+                wrapped = made[key] = _kept_wrapped_number(value, _WRAPPED_DTYPES[kind])
+            return wrapped
+    impl = TensorImpl.empty((), _WRAPPED_DTYPES.get(kind) or _subclass_dtype(value), device)
     if impl.storage.data is not None:
         impl.numpy_view()[()] = value
     impl.wrapped_number = True
     return Tensor(impl)
 
 
-_RETURN_TYPES: Final[dict[tuple[str, tuple[str, ...]], type[tuple[Any, ...]]]] = {}
+def _key(value: Number, kind: type) -> tuple[object, ...] | None:
+    """The key the wrapped number of `value` is kept under, equal to the key of no other number:
+    `(value, kind)`, with the signs of its zeros for a float zero or a complex number (0.0 ==
+    -0.0), which are thus never kept under `(value, kind)`, the key `wrapped_number` tries first;
+    None for instances of subclasses, which are not kept.  (A NaN is equal only to itself.)"""
+    if kind is int or kind is bool or (kind is float and value != 0.0):
+        return (value, kind)
+    if kind is float:
+        return (value, kind, math.copysign(1.0, value.real))
+    if kind is complex:
+        return (value, kind, math.copysign(1.0, value.real), math.copysign(1.0, value.imag))
+    return None
+
+
+def _kept_wrapped_number(value: Number, d: dtype) -> Tensor:
+    """A CPU wrapped number to keep: in read-only memory of its own, which the allocator does not
+    count (it belongs to no tensor of the program)."""
+    data = np.array(value, d.numpy_dtype)
+    data.flags.writeable = False
+    impl = TensorImpl(StorageImpl.from_buffer(data), d, ())
+    impl.wrapped_number = True
+    return Tensor(impl)
+
+
+def _subclass_dtype(value: Number) -> dtype:
+    """The dtype of a wrapped number made from an instance of a subclass of a Python number type
+    (NumPy's float64 is a float)."""
+    return next(d for kind, d in _WRAPPED_DTYPES.items() if isinstance(value, kind))
+
+
+def named_returns(schema: FunctionSchema) -> tuple[str, ...] | None:
+    """The names of a schema's returns when there are several and all are named (as max.dim's
+    `values, indices`): Python then gets a named tuple of `framework.return_types`."""
+    names = tuple(r.name or "" for r in schema.returns)
+    return names if len(names) >= 2 and all(names) else None
 
 
 def return_type(schema: FunctionSchema) -> type[tuple[Any, ...]] | None:
-    """PyTorch's `torch.return_types.<name>` for a schema whose returns are all named (as
-    `max.dim`'s `values, indices`): a named tuple, so `x.max(1).values` works."""
-    names = tuple(r.name for r in schema.returns)
-    if len(names) < 2 or not all(names):
+    """PyTorch's `torch.return_types.<name>` for a native operator with named returns
+    (`named_returns`), so `x.max(1).values` works: the typed class generated for it."""
+    if named_returns(schema) is None:
         return None
-    key = (schema.name.partition("::")[2], names)
-    made = _RETURN_TYPES.get(key)
-    if made is None:
-        made = _RETURN_TYPES[key] = collections.namedtuple(key[0], names, module="framework.return_types")
+    from framework._generated import return_types
+
+    made: type[tuple[Any, ...]] = getattr(return_types, schema.name.partition("::")[2])
     return made
 
 

@@ -71,12 +71,15 @@ def _binary_meta(
     op: str, result_of: Callable[[dtype], dtype] = lambda d: d, check: DtypeCheck = _accept
 ) -> Callable[..., TensorMeta]:
     def meta(self: Tensor, other: Operand, **kwargs: Any) -> TensorMeta:
-        if isinstance(other, Tensor):
-            device = same_device(op, (self, other))
-            shape = broadcast_shapes(self._impl.sizes, other._impl.sizes)
+        impl = self._impl
+        if not isinstance(other, Tensor) or other._impl.wrapped_number:
+            # A wrapped number is a CPU scalar, which goes with a tensor on any device.
+            device, shape = impl.device, impl.sizes
+        elif impl.wrapped_number:
+            device, shape = other._impl.device, other._impl.sizes
         else:
-            device = self._impl.device
-            shape = self._impl.sizes
+            device = same_device(op, (self, other))
+            shape = broadcast_shapes(impl.sizes, other._impl.sizes)
         common = result_type(self, other)
         check(common)
         return TensorMeta(shape, result_of(common), device)
@@ -94,13 +97,12 @@ def _binary_impl(
     return impl
 
 
-def _check_alpha(op: str, self: Tensor, other: Operand, alpha: Number) -> dtype:
-    common = result_type(self, other)
+def _check_alpha(common: dtype, alpha: Number) -> None:
+    """Refuse an `alpha` of a kind the result dtype `common` cannot take."""
     if isinstance(alpha, bool) and common is not bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, float) and not (common.is_floating_point or common.is_complex):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
-    return common
 
 
 def _check_sub_bool(self: Tensor, other: Operand) -> None:
@@ -127,7 +129,7 @@ def _add_like(op: str, sign: int) -> None:
     def meta(self: Tensor, other: Operand, alpha: Number = 1) -> TensorMeta:
         m = base_meta(self, other)
         if type(alpha) is not int or alpha != 1:
-            _check_alpha(op, self, other, alpha)
+            _check_alpha(m.dtype, alpha)
         if sign < 0:
             _check_sub_bool(self, other)
         return m
