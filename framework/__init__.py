@@ -63,6 +63,7 @@ import framework.autograd.derivatives  # noqa: E402  (its kernels use the API bu
 from framework import autograd as autograd  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
+from framework import return_types as return_types  # noqa: E402
 from framework import utils as utils  # noqa: E402
 
 cfloat = complex64

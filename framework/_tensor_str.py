@@ -309,3 +309,11 @@ def format_tensor(
     elif requires_grad:
         suffixes.append("requires_grad=True")
     return _with_suffixes(prefix + body, suffixes, indent)
+
+
+def return_type_repr(self: tuple[Any, ...]) -> str:
+    """The repr of a `framework.return_types` named tuple, laid out as PyTorch's structseq repr:
+    `framework.return_types.max(\\nvalues=tensor(...),\\nindices=tensor(...))`."""
+    cls = type(self)
+    fields = ",\n".join(f"{name}={value!r}" for name, value in zip(cls._fields, self, strict=True))  # type: ignore[attr-defined]
+    return f"{cls.__module__}.{cls.__qualname__}(\n{fields})"

@@ -26,7 +26,7 @@ from framework.c10.dispatch.schema import (
 )
 from framework.ops._api_runtime import Overload, is_method_overload, python_groups
 from framework.ops._native import NativeFunction, load_native_functions
-from framework.ops._python_args import ALLOW_NUMBERS_AS_TENSORS, is_factory, python_name
+from framework.ops._python_args import ALLOW_NUMBERS_AS_TENSORS, is_factory, named_returns, python_name
 
 OUTPUT_DIR: Final = Path(__file__).resolve().parents[1] / "_generated"
 HEADER: Final = (
@@ -112,6 +112,8 @@ def annotation(t: SchemaType) -> str:
 
 
 def return_annotation(schema: FunctionSchema) -> str:
+    if named_returns(schema) is not None:
+        return f"return_types.{schema.name.partition('::')[2]}"
     rets = [annotation(r.type) for r in schema.returns]
     rets = [{"Sequence[Tensor]": "list[Tensor]"}.get(r, r) for r in rets]
     if not rets:
@@ -168,12 +170,40 @@ def _stub(name: str, overloads: list[Overload], as_method: bool, indent: str) ->
 _STUB_IMPORTS: Final = (
     "from collections.abc import Sequence\n"
     "from typing import Any, overload\n\n"
+    "from framework._generated import return_types\n"
     "from framework._tensor import Tensor\n"
     "from framework.c10.device import Device, Layout, MemoryFormat\n"
     "from framework.c10.dtypes import dtype\n"
     "from framework.c10.generator import Generator\n"
     "from framework.types import Number\n"
 )
+
+
+def _return_types(functions: list[NativeFunction]) -> str:
+    """The source of `return_types.py`: a typed named tuple per operator with named returns."""
+    fields: dict[str, tuple[str, ...]] = {}
+    for f in functions:
+        names = named_returns(f.schema)
+        if names is None:
+            continue
+        name = f.schema.name.partition("::")[2]
+        if fields.setdefault(name, names) != names:
+            raise ValueError(f"operator {name} has overloads with different return names")
+    lines = [
+        HEADER,
+        '"""The named tuples of `framework.return_types` (PyTorch\'s torch.return_types): what an\n'
+        'operator with several named returns gives, e.g. `framework.max(x, 1).values`."""\n',
+        "from typing import NamedTuple\n",
+        "from framework._tensor import Tensor",
+        "from framework._tensor_str import return_type_repr\n",
+    ]
+    for name, names in sorted(fields.items()):
+        lines += ["", f"class {name}(NamedTuple):"]
+        lines += [f"    {field}: Tensor" for field in names]
+        lines += ["", "    def __repr__(self) -> str:", "        return return_type_repr(self)", ""]
+        lines += ["", f'{name}.__module__ = "framework.return_types"', ""]
+    lines.append("\n__all__ = [\n" + "".join(f'    "{n}",\n' for n in sorted(fields)) + "]\n")
+    return "\n".join(lines)
 
 
 def generate(functions: list[NativeFunction]) -> dict[str, str]:
@@ -229,6 +259,7 @@ def generate(functions: list[NativeFunction]) -> dict[str, str]:
         "functions.pyi": "\n".join(functions_pyi),
         "tensor_methods.py": "\n".join(methods_py),
         "tensor_methods.pyi": "\n".join(methods_pyi),
+        "return_types.py": _return_types(functions),
     }
 
 

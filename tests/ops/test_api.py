@@ -33,6 +33,7 @@ def test_codegen_check_command_reports_stale_files(tmp_path: Any, capsys: Any) -
         "functions.pyi",
         "tensor_methods.py",
         "tensor_methods.pyi",
+        "return_types.py",
     ]
     assert codegen.main(["--check"]) == 0
 
@@ -51,6 +52,8 @@ def test_generated_stub_signatures() -> None:
     methods = files["tensor_methods.pyi"]
     assert "    def add_(self, other: Tensor | Number, *, alpha: Number = ...) -> Tensor: ..." in methods
     assert "    def __eq__(self, other: Any) -> Tensor: ...  # type: ignore[override]" in methods
+    assert "def max(input: Tensor, dim: int, keepdim: bool = ...) -> return_types.max: ..." in stub
+    assert "class max(NamedTuple):\n    values: Tensor\n    indices: Tensor\n" in files["return_types.py"]
 
 
 def test_yaml_errors_name_the_line() -> None:

@@ -21,6 +21,10 @@ def main() -> float:
     y = affine(x, w, b).relu()
     y.add_(1.0)
     total: Tensor = y.sum()
+    best: framework.return_types.max = framework.max(y, 1)
+    values, indices = y.min(dim=0)
+    assert best.values.shape == (4,) and best.indices.dtype == framework.int64
+    assert values.shape == indices.shape == (2,)
     m = framework.empty(2, 3, device="meta")
     shape: tuple[int, ...] = (m + 1).shape
     assert shape == (2, 3)

@@ -1,0 +1,39 @@
+"""`framework.return_types`: operators with several named returns give PyTorch's named tuples."""
+
+from __future__ import annotations
+
+import pickle
+
+import framework
+from framework import return_types
+
+x = framework.tensor([[1.0, 5.0], [3.0, 2.0]])
+
+
+def test_max_and_min_with_dim_give_named_tuples() -> None:
+    best = framework.max(x, 1)
+    assert type(best) is return_types.max
+    assert best.values.tolist() == [5.0, 3.0]
+    assert best.indices.tolist() == [1, 0]
+    values, indices = x.min(dim=0)
+    assert type(x.min(dim=0)) is return_types.min
+    assert values.tolist() == [1.0, 2.0] and indices.tolist() == [0, 1]
+    assert return_types.max._fields == ("values", "indices")
+
+
+def test_the_repr_is_laid_out_as_pytorchs() -> None:
+    assert repr(framework.max(x, 1)) == (
+        "framework.return_types.max(\nvalues=tensor([5., 3.]),\nindices=tensor([1, 0]))"
+    )
+    assert type(framework.max(x, 1)).__module__ == "framework.return_types"
+
+
+def test_nll_loss_forward_names_its_returns() -> None:
+    result = framework.nll_loss_forward(x.log_softmax(1), framework.tensor([1, 0]), None, 1, -100)
+    assert type(result) is return_types.nll_loss_forward
+    assert result.total_weight.item() == 2.0
+
+
+def test_the_classes_pickle_by_their_public_name() -> None:
+    assert pickle.loads(pickle.dumps(return_types.max)) is return_types.max
+    assert framework.return_types.min is return_types.min
