@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from all_dtypes import ALL_DTYPES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,19 +37,7 @@ except ImportError:  # pragma: no cover - the oracle is optional
 
 Array = npt.NDArray[Any]
 
-DTYPES: list[dtype] = [
-    framework.bool,
-    framework.uint8,
-    framework.int8,
-    framework.int16,
-    framework.int32,
-    framework.int64,
-    framework.float16,
-    framework.float32,
-    framework.float64,
-    framework.complex64,
-    framework.complex128,
-]
+DTYPES: list[dtype] = ALL_DTYPES
 DTYPE_IDS = [d.name for d in DTYPES]
 NP_DTYPES = [d.numpy_dtype for d in DTYPES]
 
@@ -1342,6 +1331,28 @@ def test_where_non_contiguous_meta_and_errors() -> None:
             out=make_view(b, (3,), (1,), 1),
         ),
     )
+
+
+def test_where_bit_patterns_and_uint8_condition() -> None:
+    # The selected elements keep their exact bits (NaN payloads, signed zeros, infinities) with
+    # either operand broadcast, also into an out= tensor that is one of the inputs.
+    x = np.array([np.nan, -0.0, np.inf, 1.5, -np.inf, 0.0], np.float32)
+    x[0] = np.frombuffer(np.uint32(0xFFC00123).tobytes(), np.float32)[0]
+    y = np.array([-0.0], np.float32)
+    cond = np.array([True, True, True, False, True, False])
+    for a, b in ((x, y), (y, x)):
+        expected = np.where(cond, a, b)
+        got = aten.where(T(cond), T(a), T(b)).numpy()
+        assert got.view(np.uint32).tolist() == expected.view(np.uint32).tolist()
+    into = T(x)
+    aten.where(T(cond), into, T(y), out=into)
+    assert into.numpy().view(np.uint32).tolist() == np.where(cond, x, y).view(np.uint32).tolist()
+    # A uint8 condition counts every non-zero element as true (PyTorch 2.13: [-1, 7, 7, 7]).
+    with pytest.warns(UserWarning, match="where received a uint8 condition tensor"):
+        result = aten.where(
+            T([0, 1, 2, 255], np.uint8), T(np.full(4, 7, np.int32)), T(np.full(4, -1, np.int32))
+        )
+    assert_tensor(result, np.array([-1, 7, 7, 7], np.int32))
 
 
 # ---- index.Tensor -------------------------------------------------------------------------------

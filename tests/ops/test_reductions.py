@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from all_dtypes import ALL_DTYPES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -35,19 +36,6 @@ except ImportError:  # pragma: no cover - the oracle is optional
 Array = npt.NDArray[Any]
 A: Any = framework.ops.aten
 
-ALL_DTYPES = [
-    framework.bool,
-    framework.uint8,
-    framework.int8,
-    framework.int16,
-    framework.int32,
-    framework.int64,
-    framework.float16,
-    framework.float32,
-    framework.float64,
-    framework.complex64,
-    framework.complex128,
-]
 INTEGRAL = ALL_DTYPES[:6]
 FLOATING = [framework.float16, framework.float32, framework.float64]
 COMPLEX = [framework.complex64, framework.complex128]

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from all_dtypes import ALL_DTYPES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,19 +39,6 @@ Array = npt.NDArray[Any]
 A: Any = framework.ops.aten
 needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch oracle not installed")
 
-ALL_DTYPES = [
-    framework.bool,
-    framework.uint8,
-    framework.int8,
-    framework.int16,
-    framework.int32,
-    framework.int64,
-    framework.float16,
-    framework.float32,
-    framework.float64,
-    framework.complex64,
-    framework.complex128,
-]
 DTYPE_IDS = [d.name for d in ALL_DTYPES]
 CHANNELS_LAST_3D = MemoryFormat.channels_last_3d
 

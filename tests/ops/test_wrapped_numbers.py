@@ -8,25 +8,14 @@ import math
 from typing import Any
 
 import pytest
+from all_dtypes import ALL_DTYPES
 
 import framework
 from framework.c10.storage import memory_stats
 from framework.ops._iter import result_type
 from framework.ops._python_args import CPU, wrapped_number
 
-DTYPES = [
-    framework.bool,
-    framework.uint8,
-    framework.int8,
-    framework.int16,
-    framework.int32,
-    framework.int64,
-    framework.float16,
-    framework.float32,
-    framework.float64,
-    framework.complex64,
-    framework.complex128,
-]
+DTYPES = ALL_DTYPES
 NUMBERS: list[Any] = [True, 3, -2.5, 1j]
 
 

@@ -11,6 +11,7 @@ dtype check, the overflow-checked Scalar conversion, and memory-overlap checks.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -262,24 +263,24 @@ def has_internal_overlap(impl: TensorImpl) -> bool:
     return any(st == 0 and n > 1 for n, st in zip(impl.sizes, impl.strides, strict=True))
 
 
+_UNSIGNED: Final[dict[int, np.dtype[Any]]] = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
+"""The unsigned integer dtype of each item size (the bit patterns select_bits works on)."""
+
+
 def select_bits(target: npt.NDArray[Any], condition: npt.NDArray[Any], a: npt.NDArray[Any], b: Any) -> None:
     """`target[...] = where(condition, a, b)` for real dtypes, with `b` an array or None (zero:
-    all bits clear), by a branch-free select on the bit patterns: exact for every value, NaN
-    payloads included, where np.where branches per element and is several times slower on
-    irregular masks (relu's backward has them).  One temporary (the mask), written in place; the
-    result goes straight into `target` unless `target` is also an input."""
-    bits = np.dtype(f"u{target.dtype.itemsize}")
-    aliased = np.may_share_memory(target, a) or (b is not None and np.may_share_memory(target, b))
-    result = np.empty(target.shape, bits) if aliased else target.view(bits)
-    mask = np.broadcast_to(condition, target.shape).astype(bits)
-    np.negative(mask, out=mask)
-    np.bitwise_and(a.view(bits), mask, out=result)
-    if b is not None:
-        np.invert(mask, out=mask)
-        np.bitwise_and(b.view(bits), mask, out=mask)
-        np.bitwise_or(result, mask, out=result)
-    if aliased:
-        target.view(bits)[...] = result
+    all bits clear) and a non-zero `condition` element counting as true, by integer arithmetic on
+    the bit patterns: `a * condition`, or `b ^ ((a ^ b) * condition)`.  Exact for every value, NaN
+    payloads and signed zeros included, where np.where branches per element and is several times
+    slower on irregular masks (relu's backward has them).  The inputs broadcast to `target`, which
+    may also be one of them (NumPy buffers overlapping operands)."""
+    bits = _UNSIGNED[target.dtype.itemsize]
+    keep = condition if condition.dtype == np.bool_ else condition.astype(np.bool_)
+    if b is None:
+        np.multiply(a.view(bits), keep, out=target.view(bits))
+        return
+    other = b.view(bits)
+    np.bitwise_xor(np.multiply(np.bitwise_xor(a.view(bits), other), keep), other, out=target.view(bits))
 
 
 def int_list(value: int | Sequence[int]) -> list[int]:
@@ -329,6 +330,7 @@ def check_out_dtype(out: Tensor, expected: dtype) -> None:
         raise RuntimeError(out_dtype_message(expected, got))
 
 
+@functools.cache
 def _limits(d: dtype) -> tuple[float, float]:
     """The lowest and highest finite values of `d` (of its real part); exact for integers."""
     base = d.to_real().numpy_dtype

@@ -117,14 +117,14 @@ def empty_strided(
 @kernel("fill_")
 def fill_(self: Tensor, value: bool | int | float | complex) -> Tensor:
     if not is_meta(self._impl.device):
-        array(self)[...] = checked_scalar(value, self._impl.dtype)
+        array(self).fill(checked_scalar(value, self._impl.dtype))
     return self
 
 
 @kernel("zero_")
 def zero_(self: Tensor) -> Tensor:
     if not is_meta(self._impl.device):
-        array(self)[...] = 0
+        array(self).fill(0)
     return self
 
 
@@ -262,8 +262,8 @@ def _linspace_half(start: float, end: float, steps: int) -> npt.NDArray[np.float
     nothing fuses), the step included."""
 
     def half(x: Any) -> npt.NDArray[np.float32]:
-        with np.errstate(over="ignore"):  # beyond float16's range is inf, as in c10::Half
-            return np.asarray(x, dtype=np.float32).astype(np.float16).astype(np.float32)
+        # beyond float16's range is inf, as in c10::Half
+        return np.asarray(x, dtype=np.float32).astype(np.float16).astype(np.float32)
 
     lo, hi = half(start), half(end)
     step = half(half(hi - lo) / half(steps - 1))

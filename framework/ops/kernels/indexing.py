@@ -162,6 +162,17 @@ def _index_array(t: Tensor) -> Array:
     return a if a.dtype == np.intp else a.astype(np.intp)
 
 
+def along_axis_index(idx: Array, dim: int) -> tuple[Array, ...]:
+    """The advanced index that pairs each position of `idx` with the element at that position but
+    `idx`'s value as its coordinate along `dim` (np.indices(sparse=True) with `idx` at `dim`; what
+    np.take_along_axis indexes with)."""
+    ndim = idx.ndim
+    return tuple(
+        idx if i == dim else np.arange(n).reshape((1,) * i + (n,) + (1,) * (ndim - i - 1))
+        for i, n in enumerate(idx.shape)
+    )
+
+
 # ---- index_select -------------------------------------------------------------------------------
 
 
@@ -227,7 +238,10 @@ def _check_index_dtype(op: str, index: Tensor) -> None:
 
 def _check_index_values(idx: Array, size: int, dim: int) -> None:
     """Refuse gather/scatter index values outside [0, size) (no negative indices), naming the first
-    one in element order."""
+    one in element order.  `idx` holds intp values and at least one element: seen as unsigned, a
+    negative value is past every size, so one maximum checks both bounds."""
+    if np.maximum.reduce(idx.view(np.uintp), axis=None) < size:
+        return
     bad = (idx < 0) | (idx >= size)
     if np.any(bad):
         value = idx.ravel()[int(np.argmax(bad.ravel()))]
@@ -260,8 +274,7 @@ def _gather_fill(out: Tensor, self: Tensor, dim: int, index: Tensor) -> None:
     idx = _nonempty_array(_index_array(index))
     _check_index_values(idx, a.shape[dim], dim)
     # Only the leading `index.size(i)` entries of each other dimension take part.
-    part = a[tuple(slice(None) if i == dim else slice(0, n) for i, n in enumerate(idx.shape))]
-    array(out)[...] = np.take_along_axis(part, idx, axis=dim).reshape(out._impl.sizes)
+    array(out)[...] = a[along_axis_index(idx, dim)].reshape(out._impl.sizes)
 
 
 @kernel("gather")
@@ -305,17 +318,17 @@ def _scatter_shape_check(sizes: Shape, dim: int, index_sizes: Shape, src_sizes: 
     self_sizes, idx_sizes = _nonempty(sizes), _nonempty(index_sizes)
     if len(self_sizes) != len(idx_sizes):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    wrong = any(i != dim and n > m for i, (n, m) in enumerate(zip(idx_sizes, self_sizes, strict=True)))
-    message = (
-        f"Expected index {list(index_sizes)} to be no larger than self {list(sizes)} apart from "
-        f"dimension {dim}"
-    )
+    wrong = False
+    for i, n in enumerate(idx_sizes):
+        if n > self_sizes[i] and i != dim:
+            wrong = True
+            break
     if src_sizes is None:
         if wrong:
-            raise RuntimeError(message)
+            raise RuntimeError(_scatter_shape_message(sizes, dim, index_sizes))
         return
     src_nonempty = _nonempty(src_sizes)
-    if not wrong:
+    if not wrong and src_sizes != index_sizes:  # an index no larger than src in any dimension
         for i, n in enumerate(idx_sizes):
             if i >= len(src_nonempty):  # PyTorch reads src.size(i) here
                 wrap_dim(i, len(src_sizes))
@@ -325,7 +338,17 @@ def _scatter_shape_check(sizes: Shape, dim: int, index_sizes: Shape, src_sizes: 
     if len(src_nonempty) != len(idx_sizes):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     if wrong:
-        raise RuntimeError(f"{message} and to be no larger size than src {list(src_sizes)}")
+        raise RuntimeError(
+            f"{_scatter_shape_message(sizes, dim, index_sizes)} and to be no larger size than src "
+            f"{list(src_sizes)}"
+        )
+
+
+def _scatter_shape_message(sizes: Shape, dim: int, index_sizes: Shape) -> str:
+    return (
+        f"Expected index {list(index_sizes)} to be no larger than self {list(sizes)} apart from "
+        f"dimension {dim}"
+    )
 
 
 def _scatter_fill(out: Tensor, dim: int, index: Tensor, src: ScatterSource, reduce: str | None) -> None:
@@ -335,25 +358,26 @@ def _scatter_fill(out: Tensor, dim: int, index: Tensor, src: ScatterSource, redu
     a = _nonempty_array(array(out))
     idx = _nonempty_array(_index_array(index))
     _check_index_values(idx, a.shape[dim], dim)
-    target: list[Array] = list(np.indices(idx.shape, sparse=True))
-    target[dim] = idx
+    target = along_axis_index(idx, dim)
     values: Any
     if isinstance(src, Tensor):
-        values = _nonempty_array(array(src))[tuple(slice(0, n) for n in idx.shape)]
+        values = _nonempty_array(array(src))
+        if values.shape != idx.shape:
+            values = values[tuple(slice(0, n) for n in idx.shape)]
     else:
         values = checked_scalar(src, out._impl.dtype)
     if reduce is None:
-        a[tuple(target)] = values
+        a[target] = values
         return
     # Unbuffered, in index order: repeated targets all contribute, as in PyTorch's loop, which
     # accumulates float16 in float32 and rounds once at the end.
     ufunc = _SCATTER_REDUCTIONS[reduce]
     if a.dtype == np.float16:
         acc = a.astype(np.float32)
-        ufunc.at(acc, tuple(target), np.asarray(values, dtype=np.float32))
+        ufunc.at(acc, target, np.asarray(values, dtype=np.float32))
         a[...] = acc
     else:
-        ufunc.at(a, tuple(target), values)
+        ufunc.at(a, target, values)
 
 
 def _warn_scatter_reduce(src: ScatterSource, reduce: str | None) -> None:
@@ -840,8 +864,7 @@ def _scalar_operand(value: Number, d: dtype, device: Device) -> Tensor:
     into float16 (computed in float, beyond float16's range it becomes inf)."""
     t = new_tensor((), d, device)
     if not is_meta(device):
-        with np.errstate(over="ignore"):
-            array(t)[...] = np.float16(value.real) if d is float16 else checked_scalar(value, d)
+        array(t)[...] = np.float16(value.real) if d is float16 else checked_scalar(value, d)
     return t
 
 

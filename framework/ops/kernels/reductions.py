@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
+from framework.c10.device import Device
 from framework.c10.dtypes import (
     bool_,
     can_cast,
@@ -54,6 +55,7 @@ from framework.ops.kernels._registry import (
     same_device,
     wrap_dim,
 )
+from framework.ops.kernels.indexing import along_axis_index
 
 Array = npt.NDArray[Any]
 DimArg = int | Sequence[int] | None
@@ -63,7 +65,10 @@ _SUM: Final[Reducer] = np.add.reduce
 _PROD: Final[Reducer] = np.multiply.reduce
 _MAX: Final[Reducer] = np.maximum.reduce
 _MIN: Final[Reducer] = np.minimum.reduce
-"""The ufuncs' reductions (`np.sum` and the like without their Python wrappers)."""
+_ARGMAX: Final[Reducer] = np.ndarray.argmax
+_ARGMIN: Final[Reducer] = np.ndarray.argmin
+"""The ufuncs' reductions and the arrays' argmax/argmin (`np.sum`, `np.argmax` and the like
+without their Python wrappers)."""
 
 
 # ---- dtypes ---------------------------------------------------------------------------------
@@ -121,22 +126,29 @@ def _dim_list(dim: DimArg) -> list[int] | None:
 def _reduce_dims(ndim: int, dim: DimArg, *, empty_is_all: bool = True) -> tuple[int, ...]:
     """The sorted axes a reduction over `dim` covers: None means every dim, and so does an empty
     list unless `empty_is_all` is False (all/any reduce nothing then)."""
-    dims = _dim_list(dim)
-    if dims is None or (not dims and empty_is_all):
+    if dim is None:
         return tuple(range(ndim))
-    seen: set[int] = set()
+    dims = (dim,) if isinstance(dim, int) else dim
+    if not dims and empty_is_all:
+        return tuple(range(ndim))
+    axes: list[int] = []
     for d in dims:
         wrapped = wrap_dim(d, ndim)
-        if wrapped in seen:
+        if wrapped in axes:
             raise RuntimeError(f"dim {wrapped} appears multiple times in the list of dims")
-        seen.add(wrapped)
-    return tuple(sorted(seen)) if ndim else ()
+        axes.append(wrapped)
+    axes.sort()
+    return tuple(axes) if ndim else ()
 
 
 def _reduced_shape(sizes: tuple[int, ...], axes: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:
-    if keepdim:
-        return tuple(1 if i in axes else s for i, s in enumerate(sizes))
-    return tuple(s for i, s in enumerate(sizes) if i not in axes)
+    shape = list(sizes)
+    for d in reversed(axes):
+        if keepdim:
+            shape[d] = 1
+        else:
+            del shape[d]
+    return tuple(shape)
 
 
 def _check_nonempty_dims(op: str, sizes: tuple[int, ...], axes: tuple[int, ...], whole: bool) -> None:
@@ -157,34 +169,12 @@ def _check_nonempty_dims(op: str, sizes: tuple[int, ...], axes: tuple[int, ...],
 # ---- writing results ------------------------------------------------------------------------
 
 
-def _emit_many(
-    op: str,
-    self: Tensor,
-    specs: Sequence[tuple[tuple[int, ...], dtype, Tensor | None]],
-    compute: Compute,
-) -> tuple[Tensor, ...]:
-    """Allocate (or resize the given `out=`) outputs of (shape, dtype) and, off Meta, fill them
-    with `compute(self's array)`.  The values are computed before any output is touched, so an
-    output may alias the input."""
-    given = tuple(o for _, _, o in specs if o is not None)
-    if given:
-        same_device(op, (self, *given))
-    device = self._impl.device
-    values = None
-    if not is_meta(device):
-        with np.errstate(all="ignore"):  # IEEE overflow, 0/0 and log(0) pass silently, as in PyTorch
-            values = compute(array(self))
-    outputs = []
-    for shape, d, out in specs:
-        if out is None:
-            out = new_tensor(shape, d, device)
-        else:
-            resize_output(out, shape)
-        outputs.append(out)
-    if values is not None:
-        for out, value in zip(outputs, values, strict=True):
-            array(out)[...] = value
-    return tuple(outputs)
+def _output(shape: tuple[int, ...], d: dtype, out: Tensor | None, device: Device) -> Tensor:
+    """A new tensor of `shape` and `d`, or the given `out=` tensor resized to `shape`."""
+    if out is None:
+        return new_tensor(shape, d, device)
+    resize_output(out, shape)
+    return out
 
 
 def _emit(
@@ -195,7 +185,37 @@ def _emit(
     compute: Callable[[Array], Any],
     out: Tensor | None,
 ) -> Tensor:
-    return _emit_many(op, self, ((shape, d, out),), lambda a: (compute(a),))[0]
+    """Allocate (or resize the given `out=`) an output of `shape` and `d` and, off Meta, fill it
+    with `compute(self's array)`.  The value is computed before the output is touched, so an
+    output may alias the input."""
+    if out is not None:
+        same_device(op, (self, out))
+    device = self._impl.device
+    value = None if is_meta(device) else compute(array(self))
+    result = _output(shape, d, out, device)
+    if value is not None:
+        array(result)[...] = value
+    return result
+
+
+def _emit_many(
+    op: str,
+    self: Tensor,
+    specs: Sequence[tuple[tuple[int, ...], dtype, Tensor | None]],
+    compute: Compute,
+) -> tuple[Tensor, ...]:
+    """`_emit` for several outputs of (shape, dtype, out=) from one `compute` returning a value
+    for each."""
+    given = [out for _, _, out in specs if out is not None]
+    if given:
+        same_device(op, (self, *given))
+    device = self._impl.device
+    values = None if is_meta(device) else compute(array(self))
+    outputs = tuple(_output(shape, d, out, device) for shape, d, out in specs)
+    if values is not None:
+        for result, value in zip(outputs, values, strict=True):
+            array(result)[...] = value
+    return outputs
 
 
 # ---- sum, prod, mean ------------------------------------------------------------------------
@@ -221,7 +241,7 @@ def _accumulate(
 
     def compute(a: Array) -> Any:
         reduced = reducer(_cast(a, result), axis=axes, keepdims=keepdim, dtype=acc(result))
-        return reduced.astype(result.numpy_dtype)
+        return reduced.astype(result.numpy_dtype, copy=False)
 
     return _emit(op, self, _reduced_shape(impl.sizes, axes, keepdim), result, compute, out)
 
@@ -395,8 +415,7 @@ def _extreme_dim(
     def compute(a: Array) -> tuple[Array, Array]:
         lined = a.reshape(1) if ndim == 0 else a
         index = arg_reducer(lined, axis=d, keepdims=True)
-        found = np.take_along_axis(lined, index, axis=d)
-        return found.reshape(shape), index.reshape(shape)
+        return lined[along_axis_index(index, d)].reshape(shape), index.reshape(shape)
 
     specs = ((shape, impl.dtype, values), (shape, int64, indices))
     found, index = _emit_many(op, self, specs, compute)
@@ -405,26 +424,26 @@ def _extreme_dim(
 
 @kernel("max_dim")
 def max_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _extreme_dim("max", np.argmax, self, dim, keepdim, None, None)
+    return _extreme_dim("max", _ARGMAX, self, dim, keepdim, None, None)
 
 
 @kernel("max_dim_out")
 def max_dim_out(
     self: Tensor, dim: int, keepdim: bool = False, *, max: Tensor, max_values: Tensor
 ) -> tuple[Tensor, Tensor]:
-    return _extreme_dim("max", np.argmax, self, dim, keepdim, max, max_values)
+    return _extreme_dim("max", _ARGMAX, self, dim, keepdim, max, max_values)
 
 
 @kernel("min_dim")
 def min_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _extreme_dim("min", np.argmin, self, dim, keepdim, None, None)
+    return _extreme_dim("min", _ARGMIN, self, dim, keepdim, None, None)
 
 
 @kernel("min_dim_out")
 def min_dim_out(
     self: Tensor, dim: int, keepdim: bool = False, *, min: Tensor, min_indices: Tensor
 ) -> tuple[Tensor, Tensor]:
-    return _extreme_dim("min", np.argmin, self, dim, keepdim, min, min_indices)
+    return _extreme_dim("min", _ARGMIN, self, dim, keepdim, min, min_indices)
 
 
 def _extreme_values(
@@ -498,22 +517,22 @@ def _arg_extreme(
 
 @kernel("argmax")
 def argmax(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    return _arg_extreme("argmax", np.argmax, self, dim, keepdim, None)
+    return _arg_extreme("argmax", _ARGMAX, self, dim, keepdim, None)
 
 
 @kernel("argmax_out")
 def argmax_out(self: Tensor, dim: int | None = None, keepdim: bool = False, *, out: Tensor) -> Tensor:
-    return _arg_extreme("argmax", np.argmax, self, dim, keepdim, out)
+    return _arg_extreme("argmax", _ARGMAX, self, dim, keepdim, out)
 
 
 @kernel("argmin")
 def argmin(self: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    return _arg_extreme("argmin", np.argmin, self, dim, keepdim, None)
+    return _arg_extreme("argmin", _ARGMIN, self, dim, keepdim, None)
 
 
 @kernel("argmin_out")
 def argmin_out(self: Tensor, dim: int | None = None, keepdim: bool = False, *, out: Tensor) -> Tensor:
-    return _arg_extreme("argmin", np.argmin, self, dim, keepdim, out)
+    return _arg_extreme("argmin", _ARGMIN, self, dim, keepdim, out)
 
 
 # ---- var, std -------------------------------------------------------------------------------
@@ -794,14 +813,15 @@ def _logsumexp(self: Tensor, dim: DimArg, keepdim: bool, out: Tensor | None) -> 
     shape = _reduced_shape(impl.sizes, axes, keepdim)
 
     def compute(a: Array) -> Any:
-        x = _cast(a, source).astype(_opmath(source))
+        x = _cast(a, source).astype(_opmath(source), copy=False)
         real = x.real if x.dtype.kind == "c" else x
         shift = _MAX(real, axis=axes, keepdims=True, initial=-np.inf)
         shift = np.where(np.isinf(shift), 0, shift)
         # PyTorch exponentiates in the input's dtype and sums in the result's.
-        exps = _cast(np.exp(x - shift).astype(source.numpy_dtype), result).astype(_opmath(result))
+        exps = np.exp(x - shift).astype(source.numpy_dtype, copy=False)
+        exps = _cast(exps, result).astype(_opmath(result), copy=False)
         total = np.log(_SUM(exps, axis=axes, keepdims=True)) + shift
-        return total.reshape(shape).astype(result.numpy_dtype)
+        return total.reshape(shape).astype(result.numpy_dtype, copy=False)
 
     return _emit("logsumexp", self, shape, result, compute, out)
 

@@ -757,7 +757,8 @@ def imag(self: Tensor) -> Tensor:
 def convert(values: Array, target: dtype) -> Array:
     """`values` converted to `target` as PyTorch's casts do: complex to real keeps the real part,
     float64 reaches float16 through float32, floating point reaches uint8 through int64, and
-    out-of-range values wrap like the C casts PyTorch uses (no NumPy warnings)."""
+    out-of-range values wrap like the C casts PyTorch uses (silently: operators run with NumPy's
+    floating-point errors off)."""
     np_target = target.numpy_dtype
     if values.dtype == np_target:
         return values
@@ -766,10 +767,8 @@ def convert(values: Array, target: dtype) -> Array:
     if np_target == np.float16 and values.dtype == np.float64:
         values = values.astype(np.float32)
     elif np_target == np.uint8 and values.dtype.kind == "f":
-        with np.errstate(invalid="ignore"):
-            values = values.astype(np.int64)
-    with np.errstate(invalid="ignore", over="ignore"):
-        return values.astype(np_target)
+        values = values.astype(np.int64)
+    return values.astype(np_target)
 
 
 def _copy_values(dst: Tensor, src: Tensor) -> None:
