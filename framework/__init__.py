@@ -1,11 +1,13 @@
 """framework: a typed Python reimplementation of PyTorch's core on NumPy."""
 
+from importlib.metadata import version as _version
+
 import framework.ops._api_runtime
 import framework.ops._native
 from framework import _builtin_fallbacks as _builtin_fallbacks
 from framework import ops as ops
 from framework._generated.functions import *  # noqa: F403
-from framework._tensor import Tensor, from_numpy
+from framework._tensor import Tensor, from_numpy, is_tensor, numel
 from framework._tensor_new import tensor
 from framework._tensor_str import get_printoptions, printoptions, set_printoptions
 from framework.autograd import (
@@ -61,10 +63,13 @@ framework.ops._api_runtime.build(framework.ops._native.NATIVE)
 
 import framework.autograd.derivatives  # noqa: E402  (its kernels use the API built above)
 from framework import autograd as autograd  # noqa: E402
+from framework import cuda as cuda  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
 from framework import return_types as return_types  # noqa: E402
 from framework import utils as utils  # noqa: E402
+
+__version__: str = _version("framework")
 
 cfloat = complex64
 cdouble = complex128
@@ -81,6 +86,7 @@ __all__ = [
     "Library",
     "MemoryFormat",
     "Tensor",
+    "__version__",
     "autograd",
     "bool",
     "can_cast",
@@ -90,6 +96,7 @@ __all__ = [
     "complex64",
     "complex128",
     "contiguous_format",
+    "cuda",
     "default_generator",
     "device",
     "double",
@@ -113,11 +120,13 @@ __all__ = [
     "int64",
     "is_grad_enabled",
     "is_inference_mode_enabled",
+    "is_tensor",
     "load",
     "long",
     "manual_seed",
     "nn",
     "no_grad",
+    "numel",
     "ops",
     "optim",
     "preserve_format",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
@@ -382,6 +382,13 @@ class Tensor(TensorMethods):
         value: bool | int | float | complex = self._impl.numpy_view().reshape(()).item()
         return value
 
+    def __format__(self, format_spec: str) -> str:
+        """A 0-dim tensor formats as its value (`f"{loss:.4f}"`), as in PyTorch; anything else (a
+        subclass such as Parameter included) as an object, which takes no format spec."""
+        if self._impl.dim() == 0 and self._impl.storage.data is not None and type(self) is Tensor:
+            return format(self.item(), format_spec)
+        return object.__format__(self, format_spec)
+
     def __repr__(self) -> str:
         impl = self._impl
         data = None if impl.storage.data is None else impl.numpy_view()
@@ -401,3 +408,13 @@ def from_numpy(array: npt.NDArray[Any]) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     return Tensor(TensorImpl.from_numpy(array, dtype_from_numpy(array.dtype)))
+
+
+def is_tensor(obj: object) -> TypeGuard[Tensor]:
+    """Whether `obj` is a framework tensor (as `torch.is_tensor`)."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> builtins.int:
+    """The number of elements of `input` (as `torch.numel`)."""
+    return input.numel()

@@ -13,7 +13,15 @@ import numpy.typing as npt
 from framework._tensor import Tensor
 from framework.c10.dtypes import bool_, dtype, get_default_dtype
 from framework.ops._iter import Number, broadcast_shapes, number_dtype, result_type
-from framework.ops.kernels._registry import TensorMeta, array, not_implemented, same_device, structured
+from framework.ops.kernels._registry import (
+    TensorMeta,
+    array,
+    aten_op,
+    not_implemented,
+    register_variants,
+    same_device,
+    structured,
+)
 
 Operand = Tensor | Number
 Array = npt.NDArray[Any]
@@ -534,3 +542,26 @@ structured(
     _binary_meta("floor_divide", check=_refuse("div_floor_cpu", _bool_or_complex)),
     _floor_divide_impl,
 )
+
+
+# ---- max/min of two tensors -------------------------------------------------------------------
+
+
+def _elementwise_extreme(name: str, target: str) -> None:
+    """`max.other`/`max.out` (and min's): CompositeImplicitAutograd kernels calling `target`
+    (maximum, minimum) through the dispatcher, as PyTorch's do, so their gradients are
+    MaximumBackward0/MinimumBackward0."""
+
+    def functional(self: Tensor, other: Tensor) -> Tensor:
+        result: Tensor = aten_op(f"{target}.default")(self, other)
+        return result
+
+    def out_variant(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
+        result: Tensor = aten_op(f"{target}.out")(self, other, out=out)
+        return result
+
+    register_variants(f"{name}_other", {"": functional, "_out": out_variant})
+
+
+_elementwise_extreme("max", "maximum")
+_elementwise_extreme("min", "minimum")
