@@ -10,6 +10,7 @@ from framework._generated.functions import *  # noqa: F403
 from framework._tensor import Tensor, from_numpy, is_tensor, numel
 from framework._tensor_new import tensor
 from framework._tensor_str import get_printoptions, printoptions, set_printoptions
+from framework._type_info import finfo, iinfo
 from framework.autograd import (
     enable_grad,
     inference_mode,
@@ -102,6 +103,7 @@ __all__ = [
     "double",
     "dtype",
     "enable_grad",
+    "finfo",
     "float",
     "float16",
     "float32",
@@ -111,6 +113,7 @@ __all__ = [
     "get_printoptions",
     "get_rng_state",
     "half",
+    "iinfo",
     "inference_mode",
     "initial_seed",
     "int",

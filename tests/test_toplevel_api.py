@@ -60,3 +60,40 @@ def test_max_and_min_of_two_tensors_are_maximum_and_minimum() -> None:
     assert framework.min(a.detach(), b.detach(), out=out) is out and out.tolist() == [1.0, 5.0, -4.0]
     with pytest.raises(RuntimeError, match=r"^maximum\(\): functions with out=\.\.\. arguments don't"):
         framework.max(a, b, out=framework.empty(3))
+
+
+# Recorded from PyTorch 2.13 (torch.finfo / torch.iinfo reprs).
+FINFO_REPRS = {
+    "float16": "finfo(resolution=0.001, min=-65504, max=65504, eps=0.000976562, smallest_normal=6.10352e-05, "
+    "tiny=6.10352e-05, dtype=float16)",
+    "float32": "finfo(resolution=1e-06, min=-3.40282e+38, max=3.40282e+38, eps=1.19209e-07, "
+    "smallest_normal=1.17549e-38, tiny=1.17549e-38, dtype=float32)",
+    "complex128": "finfo(resolution=1e-15, min=-1.79769e+308, max=1.79769e+308, eps=2.22045e-16, "
+    "smallest_normal=2.22507e-308, tiny=2.22507e-308, dtype=float64)",
+}
+
+
+@pytest.mark.parametrize("name", FINFO_REPRS)
+def test_finfo(name: str) -> None:
+    info = framework.finfo(getattr(framework, name))
+    assert repr(info) == FINFO_REPRS[name]
+    real = np.finfo(getattr(framework, name).to_real().numpy_dtype)
+    assert (info.bits, info.eps, info.max, info.min) == (real.bits, real.eps, real.max, real.min)
+    assert info.tiny == info.smallest_normal == real.smallest_normal
+    assert info == framework.finfo(getattr(framework, name)) and info.__hash__ is None
+
+
+def test_finfo_defaults_to_the_default_dtype_and_refuses_integers() -> None:
+    assert framework.finfo().dtype == "float32"
+    with pytest.raises(TypeError, match=r"finfo\(\) requires a floating point input type"):
+        framework.finfo(framework.int32)
+
+
+def test_iinfo() -> None:
+    assert repr(framework.iinfo(framework.int32)) == "iinfo(min=-2.14748e+09, max=2.14748e+09, dtype=int32)"
+    assert (framework.iinfo(framework.uint8).min, framework.iinfo(framework.uint8).max) == (0, 255)
+    assert framework.iinfo(framework.int64).min == -(2**63) and framework.iinfo(framework.int64).bits == 64
+    with pytest.raises(TypeError, match=r"iinfo\(\) requires an integer input type"):
+        framework.iinfo(framework.float32)
+    with pytest.raises(TypeError, match=r"framework\.bool is not supported by framework\.iinfo"):
+        framework.iinfo(framework.bool)
