@@ -38,7 +38,8 @@ class finfo:
     def __eq__(self, other: object) -> builtins.bool:
         return isinstance(other, finfo) and other.dtype == self.dtype
 
-    __hash__ = None  # type: ignore[assignment]  (PyTorch's are unhashable)
+    # Unhashable, as PyTorch's.
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return (
