@@ -8,7 +8,7 @@ from framework import _builtin_fallbacks as _builtin_fallbacks
 from framework import ops as ops
 from framework._generated.functions import *  # noqa: F403
 from framework._tensor import Tensor, from_numpy, is_tensor, numel
-from framework._tensor_new import tensor
+from framework._tensor_new import as_tensor, tensor
 from framework._tensor_str import get_printoptions, printoptions, set_printoptions
 from framework._type_info import finfo, iinfo
 from framework.autograd import (
@@ -88,6 +88,7 @@ __all__ = [
     "MemoryFormat",
     "Tensor",
     "__version__",
+    "as_tensor",
     "autograd",
     "bool",
     "can_cast",

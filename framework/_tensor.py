@@ -28,6 +28,7 @@ from framework.c10.dtypes import (
     int32,
     int64,
 )
+from framework.c10.dtypes import dtype as _dtype
 from framework.c10.storage import StorageImpl
 from framework.c10.tensor_impl import TensorImpl
 
@@ -381,6 +382,19 @@ class Tensor(TensorMethods):
             raise RuntimeError(f"a Tensor with {self._impl.numel()} elements cannot be converted to Scalar")
         value: bool | int | float | complex = self._impl.numpy_view().reshape(()).item()
         return value
+
+    def new_tensor(
+        self,
+        data: Any,
+        *,
+        dtype: _dtype | None = None,
+        device: Device | str | None = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:
+        """A new leaf holding a copy of `data`, with this tensor's dtype and device unless given."""
+        from framework._tensor_new import new_tensor
+
+        return new_tensor(self, data, dtype=dtype, device=device, requires_grad=requires_grad)
 
     def __format__(self, format_spec: str) -> str:
         """A 0-dim tensor formats as its value (`f"{loss:.4f}"`), as in PyTorch; anything else (a

@@ -97,3 +97,55 @@ def test_iinfo() -> None:
         framework.iinfo(framework.float32)
     with pytest.raises(TypeError, match=r"framework\.bool is not supported by framework\.iinfo"):
         framework.iinfo(framework.bool)
+
+
+def test_new_factories_take_the_tensors_dtype_and_device() -> None:
+    x = framework.ones(2, 3, dtype=framework.int32)
+    assert x.new_zeros(2).tolist() == [0, 0] and x.new_zeros(2).dtype is framework.int32
+    assert x.new_ones((2, 2)).tolist() == [[1, 1], [1, 1]]
+    assert x.new_full((2,), 1.5).tolist() == [1, 1]  # filled in the tensor's dtype, as PyTorch
+    assert x.new_empty(3, 1).shape == (3, 1)
+    assert x.new_zeros(2, dtype=framework.float64).dtype is framework.float64
+    assert framework.empty(2, device="meta").new_ones(4).device == framework.device("meta")
+    leaf = framework.ones(2).new_zeros(3, requires_grad=True)
+    assert leaf.requires_grad and leaf.is_leaf and leaf.grad_fn is None
+    assert not framework.ones(2, requires_grad=True).new_zeros(2).requires_grad
+    with pytest.raises(RuntimeError, match="Only Tensors of floating point and complex dtype can require"):
+        framework.ones(2).new_zeros(2, dtype=framework.int64, requires_grad=True)
+
+
+def test_new_tensor_copies_with_the_tensors_dtype() -> None:
+    x = framework.ones(2, dtype=framework.int32)
+    assert x.new_tensor([1.5, 2]).tolist() == [1, 2] and x.new_tensor([1.5]).dtype is framework.int32
+    assert x.new_tensor(np.array([1, 2])).dtype is framework.int32
+    made = x.new_tensor([1.0, 2.0], dtype=framework.float32, requires_grad=True)
+    assert made.requires_grad and made.is_leaf
+    source = framework.ones(2)
+    with pytest.warns(UserWarning, match=r"rather than tensor\.new_tensor\(sourceTensor\)") as caught:
+        copy = x.new_tensor(source)
+    assert caught[0].filename == __file__
+    copy.add_(1)
+    assert source.tolist() == [1.0, 1.0]
+
+
+def test_tensor_of_a_tensor_warns_and_copies_detached() -> None:
+    source = framework.ones(2, requires_grad=True)
+    with pytest.warns(UserWarning, match=r"rather than framework\.tensor\(sourceTensor\)") as caught:
+        copy = framework.tensor(source)
+    assert caught[0].filename == __file__
+    assert not copy.requires_grad and copy.tolist() == [1.0, 1.0]
+
+
+def test_as_tensor_shares_memory_where_it_can() -> None:
+    array = np.ones(3)
+    shared = framework.as_tensor(array)
+    shared[0] = 5
+    assert array[0] == 5 and shared.dtype is framework.float64
+    converted = framework.as_tensor(array, dtype=framework.float32)
+    converted[1] = 7
+    assert array[1] == 1 and converted.dtype is framework.float32
+    x = framework.ones(2, requires_grad=True)
+    assert framework.as_tensor(x) is x
+    assert type(framework.as_tensor(x, dtype=framework.float64).grad_fn).__name__ == "ToCopyBackward0"
+    assert framework.as_tensor([1, 2]).dtype is framework.int64
+    assert framework.as_tensor(2.5).item() == 2.5

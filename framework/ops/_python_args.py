@@ -309,11 +309,13 @@ def is_tensor(a: Argument) -> bool:
 
 def is_factory(schema: FunctionSchema) -> bool:
     """Whether the Python binding is a factory (takes `requires_grad=` and makes a variable):
-    tensor options and no tensor inputs, or a `*_like` function (PyTorch's rule)."""
+    tensor options and no tensor inputs, or a `*_like` function or `new_*` method (PyTorch's rule)."""
     names = {a.name for a in schema.arguments}
     if not {"dtype", "layout", "device"} <= names:
         return False
-    return not any(is_tensor(a) for a in schema.arguments) or schema.name.endswith("_like")
+    base = schema.name.partition("::")[2]
+    like_or_new = base.endswith("_like") or base.startswith("new_")
+    return like_or_new or not any(is_tensor(a) for a in schema.arguments)
 
 
 def check_out_matches_options(out: Tensor, kwargs: dict[str, Any]) -> None:

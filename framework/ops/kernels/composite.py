@@ -4,6 +4,7 @@ through the dispatcher, so `empty` picks the backend and `fill_` fills on it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
@@ -175,3 +176,49 @@ def arange_start(
 def arange_end_out(end: Number, *, out: Tensor) -> Tensor:
     result: Tensor = aten_op("arange.start_out")(0, end, 1, out=out)
     return result
+
+
+@kernel("new_empty")
+def new_empty(
+    self: Tensor,
+    size: Sequence[int],
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    """An uninitialised tensor of `size` with `self`'s dtype and device unless given."""
+    impl = self._impl
+    return dispatched_empty(size, dtype or impl.dtype, layout, device or impl.device)
+
+
+@kernel("new_full")
+def new_full(
+    self: Tensor,
+    size: Sequence[int],
+    fill_value: Number,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    """`new_empty` filled with `fill_value` (in the tensor's dtype, not one inferred from it)."""
+    empty = new_empty(self, size, dtype=dtype, layout=layout, device=device)
+    result: Tensor = aten_op("fill_.Scalar")(empty, fill_value)
+    return result
+
+
+def _new_constant(name: str, value: Number) -> None:
+    """Register `name` (new_zeros, new_ones): `new_full` with a fixed value."""
+
+    def new_constant(self: Tensor, size: Sequence[int], **options: Any) -> Tensor:
+        return new_full(self, size, value, **options)
+
+    new_constant.__name__ = new_constant.__qualname__ = name
+    kernel(name)(new_constant)
+
+
+_new_constant("new_zeros", 0)
+_new_constant("new_ones", 1)
