@@ -97,9 +97,28 @@ def _values(t: Tensor, d: np.dtype[Any] | None = None) -> Array:
 
 def _emit(sizes: Sizes, d: dtype, device: Device, compute: Callable[[], Any]) -> Tensor:
     """A new tensor of `sizes` and `d` on `device`, filled (off Meta) with `compute()`."""
+
+    def fill(out: Array) -> None:
+        out[...] = compute()
+
+    return _emit_into(sizes, d, device, fill)
+
+
+def _emit_into(
+    sizes: Sizes, d: dtype, device: Device, fill: Callable[[Array], None], work: np.dtype[Any] | None = None
+) -> Tensor:
+    """A new tensor of `sizes` and `d` on `device`, whose elements (off Meta) `fill` writes into the
+    array it is given: the tensor's own, or, when `work` (the type to compute in) is not `d`'s
+    NumPy type, a new array of `work` that is then converted into the tensor."""
     out = new_tensor(sizes, d, device)
     if not is_meta(device):
-        array(out)[...] = compute()
+        target = array(out)
+        if work is None or work == target.dtype:
+            fill(target)
+        else:
+            buffer = np.empty(sizes, work)
+            fill(buffer)
+            target[...] = buffer
     return out
 
 
@@ -329,14 +348,19 @@ def _softmax_dim(self: Tensor, dim: int, kernel_name: str) -> int:
     return d
 
 
-def _softmax_values(a: Array, axis: int, log: bool) -> Array:
+def _softmax_into(a: Array, axis: int, log: bool, out: Array) -> None:
+    """Write the softmax (or log_softmax) of `a` along `axis` into `out`, an array of `a`'s shape
+    and type: a - max, exp, the sum of the exps, then exp / sum (or (a - max) - log(sum)).  The
+    exps are laid out as `a` is, which fixes the order of the sum."""
     if a.size == 0:
-        return a
+        return
     shifted = a - a.max(axis=axis, keepdims=True)
-    exp = np.exp(shifted)
+    exp = np.exp(shifted) if log else np.exp(shifted, out=shifted)
     total = exp.sum(axis=axis, keepdims=True)
-    result: Array = shifted - np.log(total) if log else exp / total
-    return result
+    if log:
+        np.subtract(shifted, np.log(total, out=total), out=out)
+    else:
+        np.divide(exp, total, out=out)
 
 
 def _softmax_forward(op: str, self: Tensor, dim: int, half_to_float: bool, log: bool) -> Tensor:
@@ -344,11 +368,14 @@ def _softmax_forward(op: str, self: Tensor, dim: int, half_to_float: bool, log: 
         raise RuntimeError("softmax with half to float conversion is not supported on CPU")
     impl = self._impl
     axis = _softmax_dim(self, dim, op)
-    return _emit(
+    shape = impl.sizes or (1,)
+    opmath = _opmath(impl.dtype)
+    return _emit_into(
         impl.sizes,
         impl.dtype,
         impl.device,
-        lambda: _softmax_values(_values(self).reshape(impl.sizes or (1,)), axis, log).reshape(impl.sizes),
+        lambda out: _softmax_into(_values(self, opmath).reshape(shape), axis, log, out.reshape(shape)),
+        opmath,
     )
 
 
@@ -382,17 +409,20 @@ def _softmax_backward(
     _check_floating(f"{op}_backward_lastdim_kernel_impl" if last else f"{op}_backward_kernel_impl", g.dtype)
     result = input_dtype if g.dtype is float32 and input_dtype is float16 else g.dtype
     shape = g.sizes or (1,)
+    opmath = _opmath(g.dtype)
 
-    def values() -> Array:
-        grad = _values(grad_output).reshape(shape)
-        out = _values(output).reshape(shape)
+    def fill(into: Array) -> None:
+        grad = _values(grad_output, opmath).reshape(shape)
+        out = _values(output, opmath).reshape(shape)
+        into = into.reshape(shape)
         if log:
-            result: Array = grad - np.exp(out) * grad.sum(axis=axis, keepdims=True)
+            np.multiply(np.exp(out, out=into), grad.sum(axis=axis, keepdims=True), out=into)
+            np.subtract(grad, into, out=into)
         else:
-            result = out * (grad - (grad * out).sum(axis=axis, keepdims=True))
-        return result.reshape(g.sizes)
+            np.subtract(grad, (grad * out).sum(axis=axis, keepdims=True), out=into)
+            np.multiply(out, into, out=into)
 
-    return _emit(g.sizes, result, device, values)
+    return _emit_into(g.sizes, result, device, fill, opmath)
 
 
 @kernel("_softmax_backward_data")
@@ -1678,40 +1708,58 @@ def _nll_checks(op: str, self: Tensor, target: Tensor, weight: Tensor | None) ->
     return classes
 
 
-def _nll_picks(
-    self: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int, classes: int
-) -> tuple[Array, Array, Array]:
-    """(rows of the input, target index per row (0 where ignored), target weight per row (0 where
-    ignored)); raises PyTorch's IndexError for a target out of range."""
-    acc = _acc(self._impl.dtype)
-    x = _values(self, acc).reshape(-1, classes)
-    t = array(target).reshape(-1).astype(np.int64)
+def _nll_targets(target: Tensor, ignore_index: int, classes: int) -> tuple[Array, Array | None]:
+    """(the target class per row, 0 where ignored; the mask of the rows not ignored, or None when no
+    row is); raises PyTorch's IndexError for a target out of range."""
+    t = array(target).reshape(-1).astype(np.int64, copy=False)
+    # No mask when every target is a class (read as unsigned, negative ones are not) and none ignored.
+    all_classes = not np.count_nonzero(t.view(np.uint64) >= classes)
+    if all_classes and not (0 <= ignore_index < classes and np.count_nonzero(t == ignore_index)):
+        return t, None
     valid = t != ignore_index
     bad = valid & ((t < 0) | (t >= classes))
     if bad.any():
         raise IndexError(f"Target {t[bad][0]} is out of bounds.")
-    index = np.where(valid, t, 0)
-    weights = np.ones(classes, dtype=acc) if weight is None else _values(weight, acc)
-    return x, index, np.where(valid, weights[index], 0.0)
+    return np.where(valid, t, 0), valid
+
+
+def _nll_weights(
+    weight: Tensor | None, index: Array, valid: Array | None, acc: np.dtype[Any]
+) -> Array | None:
+    """The weight of each row's target in the acc type, 0 where ignored; None without `weight`."""
+    if weight is None:
+        return None
+    weights = _values(weight, acc)[index]
+    return weights if valid is None else np.where(valid, weights, 0.0)
 
 
 @kernel("nll_loss_forward")
 def nll_loss_forward(
     self: Tensor, target: Tensor, weight: Tensor | None, reduction: int, ignore_index: int
 ) -> tuple[Tensor, Tensor]:
+    """-input[target] per row, times the target's weight (0 where ignored); summed or averaged in the
+    acc type, a mean dividing by the total weight (the number of rows not ignored without weights)."""
     classes = _nll_checks("nll_loss_out_frame", self, target, weight)
     _check_reduction(reduction)
     x = self._impl
     device = same_device("nll_loss_forward", (self, target) if weight is None else (self, target, weight))
     out_sizes = x.sizes[:1] if reduction == _REDUCTION_NONE and x.dim() == 2 else ()
+    acc = _acc(x.dtype)
 
     def values() -> tuple[Any, Any]:
-        rows, index, weights = _nll_picks(self, target, weight, ignore_index, classes)
-        picked = rows[np.arange(rows.shape[0]), index]
-        losses = np.where(weights != 0, -weights * picked, 0.0)
+        index, valid = _nll_targets(target, ignore_index, classes)
+        picked = array(self).reshape(index.size, classes)[np.arange(index.size), index].astype(acc)
+        weights = _nll_weights(weight, index, valid, acc)
+        losses = np.multiply(-1.0 if weights is None else -weights, picked)
+        keep = valid if weights is None else weights != 0
+        if keep is not None:
+            losses = np.where(keep, losses, 0.0)
         if reduction == _REDUCTION_NONE:
             return losses.reshape(out_sizes), 0.0
-        total_weight = weights.sum()
+        if weights is not None:
+            total_weight = weights.sum()
+        else:
+            total_weight = acc.type(index.size if valid is None else np.count_nonzero(valid))
         total = losses.sum()
         return (total / total_weight if reduction == _REDUCTION_MEAN else total), total_weight
 
@@ -1729,6 +1777,8 @@ def nll_loss_backward(
     ignore_index: int,
     total_weight: Tensor,
 ) -> Tensor:
+    """Zeros but at each row's target: -grad_output times the target's weight (0 where ignored),
+    divided by total_weight for a mean."""
     classes = _nll_checks("nll_loss_backward_out_frame", self, target, weight)
     _check_reduction(reduction)
     x, g = self._impl, grad_output._impl
@@ -1746,18 +1796,23 @@ def nll_loss_backward(
             )
     elif g.numel() != 1:
         raise RuntimeError(f"Expected a single element grad_output tensor, but got: {list(g.sizes)}")
+    acc = _acc(x.dtype)
 
-    def values() -> Array:
-        rows, index, weights = _nll_picks(self, target, weight, ignore_index, classes)
-        grads = _values(grad_output, rows.dtype).reshape(-1)
-        scale = weights * grads
+    def fill(out: Array) -> None:
+        index, valid = _nll_targets(target, ignore_index, classes)
+        weights = _nll_weights(weight, index, valid, acc)
+        scale = _values(grad_output, acc).reshape(-1)
+        if weights is not None:
+            scale = weights * scale
         if reduction == _REDUCTION_MEAN:
-            scale = scale / _values(total_weight, rows.dtype).reshape(())
-        result = np.zeros_like(rows)
-        result[np.arange(rows.shape[0]), index] = np.where(weights != 0, -scale, 0.0)
-        return result.reshape(x.sizes)
+            scale = scale / _values(total_weight, acc).reshape(())
+        keep = valid if weights is None else weights != 0
+        out.fill(0)
+        out.reshape(index.size, classes)[np.arange(index.size), index] = (
+            -scale if keep is None else np.where(keep, -scale, 0.0)
+        )
 
-    return _emit(x.sizes, x.dtype, device, values)
+    return _emit_into(x.sizes, x.dtype, device, fill)
 
 
 def _binary_loss_dtype(op: str, tensors: Sequence[Tensor]) -> dtype:
@@ -1999,11 +2054,7 @@ def _cross_entropy_smoothed(
             count = aten_op("sum.default")(kept)
         else:
             count = aten_op("sum.default")(
-                aten_op("gather.default")(
-                    weight,
-                    0,
-                    aten_op("reshape.default")(aten_op("masked_select.default")(target, kept), [-1]),
-                )
+                aten_op("gather.default")(weight, 0, aten_op("masked_select.default")(target, kept))
             )
         smooth = aten_op("div.Tensor")(aten_op("sum.default")(smooth), count)
     result: Tensor = aten_op("add.Tensor")(
