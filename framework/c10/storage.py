@@ -5,22 +5,37 @@ have a size but no bytes (``data is None``).
 
 How the CPU allocator stays cheap
 ---------------------------------
-Allocating and then releasing a small buffer costs under 2 us (``benchmarks/allocator.py``),
-against about 6 us for the obvious ``np.empty`` + ctypes address + slice + weak reference + lock
-per buffer. The pieces:
+Allocating and then releasing a buffer costs about 2 us (``benchmarks/allocator.py``), against
+about 6 us for the obvious ``np.empty`` + ctypes address + slice + weak reference + lock per
+buffer. The pieces:
 
 *Slabs.* Buffers are cut from *slabs*: instances of a private ``ndarray`` subclass (``_Slab``)
 owning a block of raw bytes whose address is looked up (through ctypes, about 1 us) once, when the
-slab is made. A request of up to ``_SMALL_MAX`` bytes is rounded up to a size class (64, 128, ...,
-4096 bytes); each class takes cells from its current slab (64 KiB, or 64 cells if that is more) and
-makes a new slab when that one is used up. A larger request gets a slab of its own, just big
-enough. Slabs are never reused: a slab goes back to NumPy and ``malloc`` by reference counting
-once none of its buffers is reachable, so memory stays flat in a loop that allocates and drops
-tensors. (Free lists would not pay for small sizes: every allocation needs a new buffer object
-anyway, and a slab's set-up is shared by 64 to 1024 cells. For large sizes, caching freed slabs
-would save the ~2 us of making one, at the cost of holding on to memory.) The price is
-fragmentation: one long-lived buffer keeps its whole slab alive, with the slab's dead weak
-references (below).
+slab is made, to find its first aligned byte (``start``). A request of up to ``_SMALL_MAX`` bytes
+is rounded up to a size class (64, 128, ..., 4096 bytes); each class takes cells from its current
+slab (64 KiB, or 64 cells if that is more) and makes a new slab when that one is used up. Such a
+slab is never reused: it goes back to NumPy and ``malloc`` by reference counting once none of its
+buffers is reachable, so memory stays flat in a loop that allocates and drops tensors. (Free lists
+would not pay for small sizes: every allocation needs a new buffer object anyway, and a slab's
+set-up is shared by 64 to 1024 cells.) The price is fragmentation: one long-lived buffer keeps its
+whole slab alive, with the slab's dead weak references (below).
+
+*Large buffers.* A larger request gets a slab of its own, just big enough. Making one costs about
+3 us, so the slabs of large sizes that come back (a training step's activations and gradients) are
+reused. From the second buffer of a size on, the allocator keeps that size's last few slabs in a
+deque, oldest first, and a new buffer takes the oldest if no buffer uses it any more, which its
+reference count tells: every live buffer holds its slab (as ``.base``), so a slab held only by the
+allocating code (``_FREE_SLAB_REFS``) serves nobody, while one held by anything else, even by a
+caller through ``.base``, is in use. A slab in use goes back to the front, whence the new slab made
+instead pushes it out if the deque is full: a long-lived buffer's slab does not stay kept. Taking a
+slab is a deque ``popleft``, atomic under the GIL, so two threads never take the same one. The
+kept slabs are a bounded cache: at most ``_KEPT_SLABS`` (4) per size, only for sizes up to
+``_KEPT_MAX`` (1 MiB), and at most ``_KEPT_BYTES`` (16 MiB) for all sizes together, reserved as
+slabs times size when a size starts being kept (sizes arriving once that is used up keep
+nothing). The allocator remembers at most ``_LARGE_SIZES`` (256) large sizes; a new one beyond
+that makes it forget them all, with their kept slabs and reservations. Sizes that do not come back
+keep nothing and cost what they always did, a new slab each. Kept slabs are not live bytes:
+``live_bytes`` counts buffers.
 
 *Buffers.* A buffer is ``np.frombuffer(slab, uint8, nbytes, offset)``: a plain ``ndarray`` whose
 ``.base`` is the slab. NumPy collapses a new view's ``.base`` down the chain of views to the first
@@ -33,17 +48,20 @@ weak reference to it reports that moment. Taking a cell is ``next()`` on a ``ran
 cell offsets, atomic under the GIL, so threads never share a cell. Two threads refilling a class at
 once each make a slab; the loser's slab serves one buffer and dies with it.
 
-*Lock-free counters.* Allocation takes no lock. It appends ``nbytes`` to an event log (a ``list``:
-``append`` is atomic under the GIL) and makes a weak reference to the buffer whose callback appends
-``_Freed(-nbytes)`` to the same log. The callback is made of C parts only, ``partial(next,
-map(log.append, repeat(_Freed(-nbytes))))`` (each call pulls one item from the ``map``, which
-appends), and is made once per size, so a release runs no Python bytecode. The log's order is a
-valid history of the live byte count. A *drain* folds the log into the counters under a lock with
-C-level ``itertools`` (the running sums give ``live_bytes``, their maximum ``peak_bytes``, the
-entries that are not ``_Freed`` count ``num_allocs``); it runs whenever a counter is read, and when
-a slab is made while the log is long, which keeps the log short. A weak reference must outlive its
-buffer for its callback to run: it is kept in its slab's ``refs`` list, and a slab outlives its
-buffers.
+*Lock-free counters.* Allocation takes no lock (but for the few that start keeping a size's slabs
+or forget all sizes). It appends ``nbytes`` to an event log (a ``list``: ``append`` is atomic under
+the GIL) and makes a weak reference to the buffer whose callback appends ``_Freed(-nbytes)`` to the
+same log. The callback is made of C parts only, ``partial(next, map(log.append,
+repeat(_Freed(-nbytes))))`` (each call pulls one item from the ``map``, which appends), and is made
+once per size, so a release runs no Python bytecode. The log's order is a valid history of the live
+byte count. A *drain* folds the log into the counters under a lock with C-level ``itertools`` (the
+running sums give ``live_bytes``, their maximum ``peak_bytes``, the entries that are not ``_Freed``
+count ``num_allocs``); it runs whenever a counter is read, and, while the log is long, when a small
+size class gets a slab or a large buffer is allocated, which keeps the log short. A weak reference
+must outlive its buffer for its callback to run: it is kept in its slab's ``refs`` list, and a slab
+outlives its buffers. (A large slab's list holds only its current buffer's: when the slab is
+reused, the previous buffer is dead and its callback has run, since NumPy clears an array's weak
+references before it drops its base.)
 
 A drain allocates a few objects the cyclic GC tracks, so a collection, and the finalizers it runs,
 can start inside it. A finalizer that reads the counters then re-enters the (reentrant) lock on the
@@ -56,8 +74,10 @@ from __future__ import annotations
 import abc
 import ctypes
 import operator
+import sys
 import threading
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
 from itertools import accumulate, repeat
@@ -95,12 +115,29 @@ _SIZE_CLASS: Final = (0, *(max(0, (n - 1).bit_length() - 6) for n in range(1, _S
 """``_SIZE_CLASS[nbytes]``: index in ``_CELL_SIZES`` of the class serving ``nbytes``."""
 
 _DRAIN_AT: Final = 4096
-"""Log length beyond which making a slab also drains the log."""
+"""Log length beyond which a size class's new slab, or a large allocation, also drains the log."""
 
-_LARGE_CALLBACKS: Final = 256
-"""How many release callbacks of large sizes an allocator keeps for reuse."""
+_LARGE_SIZES: Final = 256
+"""How many large sizes an allocator remembers (release callback and kept slabs) at once."""
+
+_KEPT_SLABS: Final = 4
+"""How many slabs of one large size, at most, an allocator keeps for reuse."""
+
+_KEPT_MAX: Final = 1 << 20
+"""The largest size whose slabs are kept for reuse; larger slabs die with their buffer."""
+
+_KEPT_BYTES: Final = 16 << 20
+"""Bound on the bytes of all the slabs an allocator keeps for reuse, each kept size reserving its
+most (``_KEPT_SLABS`` slabs, or fewer to fit)."""
+
+_FREE_SLAB_REFS: Final = 2
+"""``sys.getrefcount`` of a slab without live buffers, counted inside ``_take_slab``: the local
+``slab`` and getrefcount's argument (each live buffer adds one: it is the buffer's ``.base``)."""
 
 _U8: Final = np.dtype(np.uint8)
+_getrefcount: Final = sys.getrefcount
+_c_char_from_buffer: Final = ctypes.c_char.from_buffer
+_addressof: Final = ctypes.addressof
 _CPU: Final = Device(DeviceType.CPU)
 _META: Final = Device(DeviceType.Meta)
 _frombuffer: Final = np.frombuffer
@@ -118,8 +155,10 @@ class _Slab(np.ndarray[Any, np.dtype[np.uint8]]):
     docstring). Never handed out: buffers are plain ``ndarray`` objects whose ``.base`` is a slab.
     """
 
-    __slots__ = ("refs",)
+    __slots__ = ("refs", "start")
     refs: list[weakref.ref[npt.NDArray[np.uint8]]]
+    start: int
+    """The offset of the slab's first 64-byte-aligned byte."""
 
 
 class _Freed(int):
@@ -132,11 +171,27 @@ _Log = list[int]
 _Callback = Callable[[weakref.ref[npt.NDArray[np.uint8]]], object]
 
 
-def _new_slab(nbytes: int) -> tuple[_Slab, int]:
-    """A slab with room for ``nbytes`` aligned bytes, and the offset of its first aligned byte."""
+def _new_slab(nbytes: int) -> _Slab:
+    """A slab with room for ``nbytes`` aligned bytes from ``start`` on, and no weak references."""
     slab = np.ndarray.__new__(_Slab, (nbytes + ALIGNMENT - 1,), _U8)
     slab.refs = []
-    return slab, -ctypes.addressof(ctypes.c_char.from_buffer(slab.data)) % ALIGNMENT
+    slab.start = -_addressof(_c_char_from_buffer(slab.data)) % ALIGNMENT
+    return slab
+
+
+def _take_slab(kept: deque[_Slab], nbytes: int) -> _Slab:
+    """The oldest slab of ``kept``, taken out of it, if no buffer uses it; else a new slab for
+    ``nbytes`` bytes. A kept slab in use goes back to the front, whence the next ``append`` pushes
+    it out if ``kept`` is full."""
+    if kept:
+        try:
+            slab = kept.popleft()
+        except IndexError:  # Another thread took the last one meanwhile.
+            return _new_slab(nbytes)
+        if _getrefcount(slab) == _FREE_SLAB_REFS:
+            return slab
+        kept.appendleft(slab)
+    return _new_slab(nbytes)
 
 
 def _release_callback(log: _Log, nbytes: int) -> _Callback:
@@ -157,6 +212,17 @@ class Allocator(abc.ABC):
         """A fresh 1-D uint8 buffer of ``nbytes`` bytes, or ``None`` for devices without host data."""
 
 
+_Large = tuple[deque[_Slab], _Callback]
+"""A large size's slabs kept for reuse (oldest first) and its release callback."""
+
+
+_UNKEPT: Final[deque[_Slab]] = deque(maxlen=0)
+"""The kept slabs of a large size whose slabs are not kept: none (``append`` drops them)."""
+
+_SEEN_ONCE: Final[deque[_Slab]] = deque(maxlen=0)
+"""Stands for the kept slabs of a large size allocated only once so far: none. Its next
+allocation gives it a deque of its own (``CPUAllocator._keep_slabs``)."""
+
 _Keep = Callable[[weakref.ref[npt.NDArray[np.uint8]]], None]
 _Current = tuple[_Slab, Iterator[int], _Keep]
 """A size class's current slab, the iterator of its unused cell offsets and its ``refs.append``."""
@@ -176,7 +242,8 @@ class CPUAllocator(Allocator):
         "_callbacks",
         "_current",
         "_draining",
-        "_large_callbacks",
+        "_kept_bytes",
+        "_large",
         "_live_bytes",
         "_lock",
         "_log",
@@ -193,8 +260,10 @@ class CPUAllocator(Allocator):
         self._log_append = self._log.append
         # The release callback of each small size, made on first use.
         self._callbacks: list[_Callback | None] = [None] * (_SMALL_MAX + 1)
-        # The release callbacks of recent large sizes (a cache, cleared when it grows too big).
-        self._large_callbacks: dict[int, _Callback] = {}
+        # Recent large sizes (a cache, cleared when it grows too big) and the bytes reserved for
+        # their kept slabs.
+        self._large: dict[int, _Large] = {}
+        self._kept_bytes = 0
         self._lock = threading.RLock()
         self._draining = False
         self._live_bytes = 0
@@ -206,7 +275,10 @@ class CPUAllocator(Allocator):
 
         A zero-byte request allocates nothing and is not counted (c10 hands out a null pointer).
         """
-        if 0 < nbytes <= _SMALL_MAX:
+        if nbytes <= _SMALL_MAX:
+            if nbytes <= 0:
+                _check_nbytes(nbytes)
+                return np.empty(0, dtype=np.uint8)
             k = _SIZE_CLASS[nbytes]
             slab, offsets, keep = self._current[k]
             offset = next(offsets, -1)
@@ -215,17 +287,14 @@ class CPUAllocator(Allocator):
             data = _frombuffer(slab, _U8, nbytes, offset)
             keep(weakref.ref(data, self._callbacks[nbytes] or self._new_callback(nbytes)))
         else:
-            _check_nbytes(nbytes)
-            if nbytes == 0:
-                return np.empty(0, dtype=np.uint8)
-            slab, offset = _new_slab(nbytes)
-            data = _frombuffer(slab, _U8, nbytes, offset)
-            callback = self._large_callbacks.get(nbytes)
-            if callback is None:
-                if len(self._large_callbacks) >= _LARGE_CALLBACKS:
-                    self._large_callbacks.clear()
-                callback = self._large_callbacks[nbytes] = _release_callback(self._log, nbytes)
-            slab.refs.append(weakref.ref(data, callback))
+            large = self._large.get(nbytes)
+            kept, callback = self._new_large_size(nbytes) if large is None else large
+            if kept is _SEEN_ONCE:
+                kept = self._keep_slabs(nbytes, callback)
+            slab = _take_slab(kept, nbytes)
+            data = _frombuffer(slab, _U8, nbytes, slab.start)
+            slab.refs = [weakref.ref(data, callback)]
+            kept.append(slab)
             if len(self._log) > _DRAIN_AT:
                 self._drain()
         self._log_append(nbytes)
@@ -235,9 +304,33 @@ class CPUAllocator(Allocator):
         callback = self._callbacks[nbytes] = _release_callback(self._log, nbytes)
         return callback
 
+    def _new_large_size(self, nbytes: int) -> _Large:
+        """Remember a large size allocated for the first time (forgetting all others first if
+        there are too many): its release callback, and no kept slabs."""
+        if len(self._large) >= _LARGE_SIZES:
+            with self._lock:
+                self._large.clear()
+                self._kept_bytes = 0
+        callback = _release_callback(self._log, nbytes)
+        self._large[nbytes] = (_SEEN_ONCE, callback)
+        return _UNKEPT, callback
+
+    def _keep_slabs(self, nbytes: int, callback: _Callback) -> deque[_Slab]:
+        """Keep slabs of a large size allocated before: up to ``_KEPT_SLABS`` of them, within what
+        is left of ``_KEPT_BYTES``. (Two threads doing this at once for one size count it twice,
+        which only errs on the safe side.)"""
+        with self._lock:
+            room = _KEPT_BYTES - self._kept_bytes
+            keep = min(_KEPT_SLABS, int(room // nbytes)) if nbytes <= _KEPT_MAX else 0
+            self._kept_bytes += keep * nbytes
+            kept: deque[_Slab] = deque(maxlen=keep)
+            self._large[nbytes] = (kept, callback)
+        return kept
+
     def _refill(self, k: int) -> tuple[_Slab, int, _Keep]:
         """Give size class ``k`` a new slab and take its first cell."""
-        slab, start = _new_slab(_SLAB_SIZES[k])
+        slab = _new_slab(_SLAB_SIZES[k])
+        start = slab.start
         offsets = iter(range(start, start + _SLAB_SIZES[k], _CELL_SIZES[k]))
         first = next(offsets)
         keep = slab.refs.append

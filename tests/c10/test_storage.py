@@ -7,7 +7,7 @@ import random
 import sys
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,6 +16,10 @@ import pytest
 
 from framework.c10.device import Device
 from framework.c10.storage import (
+    _KEPT_BYTES,
+    _KEPT_MAX,
+    _KEPT_SLABS,
+    _LARGE_SIZES,
     ALIGNMENT,
     Allocator,
     CPUAllocator,
@@ -315,16 +319,92 @@ def test_small_buffers_share_a_slab_that_dies_with_its_last_buffer(allocator: CP
     assert allocator.live_bytes == 16
 
 
-def test_large_buffer_has_its_own_slab(allocator: CPUAllocator) -> None:
-    buffer = allocator.allocate(5000)
-    slab_alive = weakref.ref(buffer.base)
-    view = buffer[4000:].view(np.int32)
+@pytest.mark.parametrize("nbytes", [5000, _KEPT_MAX, _KEPT_MAX + 1])
+def test_large_buffer_has_its_own_slab(nbytes: int, allocator: CPUAllocator) -> None:
+    allocator.allocate(nbytes)  # Slabs are kept from the second buffer of a size on.
+    buffer = allocator.allocate(nbytes)
+    slab = buffer.base
+    assert slab is not None and slab.nbytes == nbytes + ALIGNMENT - 1
+    slab_alive = weakref.ref(slab)
+    del slab
+    view = buffer[4000:4800].view(np.int32)
     del buffer
     gc.collect()
-    assert slab_alive() is not None and allocator.live_bytes == 5000
+    assert slab_alive() is not None and allocator.live_bytes == nbytes
     del view
     gc.collect()
-    assert slab_alive() is None and allocator.live_bytes == 0
+    assert allocator.live_bytes == 0
+    # Slabs of sizes up to _KEPT_MAX are kept for the next buffer of their size.
+    assert (slab_alive() is None) == (nbytes > _KEPT_MAX)
+
+
+def test_a_dead_buffers_slab_serves_the_next_buffer_of_its_size(allocator: CPUAllocator) -> None:
+    first = allocator.allocate(5000)
+    first_slab = weakref.ref(first.base)
+    del first
+    assert first_slab() is None  # The first buffer of a size keeps nothing.
+    second = allocator.allocate(5000)
+    slab, address = weakref.ref(second.base), _address(second)
+    second[:] = 1
+    del second
+    again = allocator.allocate(5000)
+    assert again.base is slab() and _address(again) == address
+    assert allocator.allocate(5001).base is not slab()
+    assert allocator.stats() == {"live_bytes": 5000, "peak_bytes": 10001, "num_allocs": 4}
+
+
+def test_a_slab_in_use_is_never_reused(allocator: CPUAllocator) -> None:
+    allocator.allocate(5000)
+    allocator.allocate(6000)
+    buffer = allocator.allocate(5000)
+    slab = weakref.ref(buffer.base)
+    view = buffer[10:20]  # Keeps the buffer, hence its slab, in use.
+    del buffer
+    held = allocator.allocate(6000).base  # A slab without live buffers, but held from outside.
+    for _ in range(3 * _KEPT_SLABS):
+        assert allocator.allocate(5000).base is not slab()
+        assert allocator.allocate(6000).base is not held
+    view[:] = 1
+    assert allocator.live_bytes == 5000
+
+
+def test_reused_slabs_never_hand_out_bytes_in_use(allocator: CPUAllocator) -> None:
+    rng = random.Random(1)
+    live: list[tuple[npt.NDArray[np.uint8], int, int]] = []  # A buffer or a view, mark, size.
+    for i in range(3000):
+        nbytes = rng.choice((5000, 8192, 70_000))
+        buffer = allocator.allocate(nbytes)
+        assert _address(buffer) % ALIGNMENT == 0 and buffer.shape == (nbytes,)
+        buffer[:] = i % 251
+        live.append((buffer if rng.random() < 0.5 else buffer[100:200], i % 251, nbytes))
+        del buffer
+        if len(live) > 12:
+            live.pop(rng.randrange(len(live)))
+        assert all((kept == mark).all() for kept, mark, _ in live)
+        assert allocator.live_bytes == sum(nbytes for _, _, nbytes in live)
+    assert allocator.num_allocs == 3000
+    del live
+    assert allocator.live_bytes == 0
+
+
+def test_kept_slabs_are_bounded(allocator: CPUAllocator) -> None:
+    def kept_slabs() -> list[np.ndarray[Any, Any]]:
+        return [slab for slabs, _ in allocator._large.values() for slab in slabs]
+
+    # 64 sizes of about 300 KB: _KEPT_SLABS slabs of each would take more than _KEPT_BYTES.
+    for nbytes in range(300_000, 300_000 + 64 * 4096, 4096):
+        buffers = [allocator.allocate(nbytes) for _ in range(_KEPT_SLABS + 1)]
+        del buffers
+        slabs = kept_slabs()
+        assert sum(slab.nbytes - ALIGNMENT + 1 for slab in slabs) <= _KEPT_BYTES
+        assert all(len(slabs) <= _KEPT_SLABS for slabs, _ in allocator._large.values())
+    assert 3 * _KEPT_BYTES // 4 < sum(slab.nbytes for slab in kept_slabs()) < 5 * _KEPT_BYTES // 4
+    for nbytes in range(10_000, 10_000 + 2 * _LARGE_SIZES):
+        allocator.allocate(nbytes)
+        assert len(allocator._large) <= _LARGE_SIZES
+    allocator.allocate(_KEPT_MAX + 1)
+    assert not allocator._large[_KEPT_MAX + 1][0]
+    assert allocator.live_bytes == 0
 
 
 @pytest.mark.parametrize("nbytes", [24, 4096, 1 << 16])
@@ -384,10 +464,12 @@ def test_peak_is_exact_when_counters_are_read_late(allocator: CPUAllocator) -> N
 
 def test_numpy_integer_sizes_give_python_int_counters(allocator: CPUAllocator) -> None:
     small = allocator.allocate(np.int64(10))  # type: ignore[arg-type]
-    large = allocator.allocate(np.int64(10_000))  # type: ignore[arg-type]
+    for _ in range(2):  # The first buffer of a size keeps no slab, the second starts keeping.
+        allocator.allocate(np.int64(10_000))  # type: ignore[arg-type]
+    large = allocator.allocate(np.int64(10_000))  # type: ignore[arg-type]  # On a kept slab.
     assert small.shape == (10,) and large.shape == (10_000,)
     stats = allocator.stats()
-    assert stats == {"live_bytes": 10_010, "peak_bytes": 10_010, "num_allocs": 2}
+    assert stats == {"live_bytes": 10_010, "peak_bytes": 10_010, "num_allocs": 4}
     assert all(type(value) is int for value in stats.values())
 
 
@@ -470,8 +552,10 @@ def test_reentrant_drain_returns_at_once_and_loses_nothing(allocator: CPUAllocat
     assert seen == [{"live_bytes": 0, "peak_bytes": 0, "num_allocs": 0}]
 
 
+# Many large sizes (each rarely repeated), or a few (their slabs are reused all the time).
+@pytest.mark.parametrize("large_sizes", [range(5000, 20_000), (5000, 8192, 20_000)])
 def test_thread_stress_mixed_sizes_keeps_exact_counts(
-    allocator: CPUAllocator, fast_thread_switching: None
+    large_sizes: Sequence[int], allocator: CPUAllocator, fast_thread_switching: None
 ) -> None:
     threads_count, rounds = 8, 1500
     errors: list[BaseException] = []
@@ -487,7 +571,7 @@ def test_thread_stress_mixed_sizes_keeps_exact_counts(
             start.wait()
             for _ in range(rounds):
                 nbytes = rng.choice(
-                    [rng.randrange(1, 300), rng.randrange(300, 5000), rng.randrange(5000, 20_000)]
+                    [rng.randrange(1, 300), rng.randrange(300, 5000), rng.choice(large_sizes)]
                 )
                 allocated[slot] += nbytes
                 biggest[slot] = max(biggest[slot], nbytes)
