@@ -379,6 +379,8 @@ def grad(
 
     out_list = _as_sequence(outputs) or []
     in_list = _as_sequence(inputs) or []
+    if not in_list:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     given = _as_sequence(grad_outputs)  # type: ignore[arg-type]
     grads = _make_grads(out_list, given if given is not None else [None] * len(out_list))
     if allow_unused is None:

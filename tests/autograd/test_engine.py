@@ -600,6 +600,13 @@ def test_grad_allow_unused_and_materialize_grads(m: ModuleType) -> None:
 
 
 @backends()
+def test_grad_needs_inputs(m: ModuleType) -> None:
+    x = leaf(m, [1.0, 2.0])
+    with pytest.raises(RuntimeError, match=exactly("`inputs` argument to `grad()` cannot be empty.")):
+        m.autograd.grad((x * x).sum(), [])
+
+
+@backends()
 def test_grad_of_an_input_not_requiring_grad(m: ModuleType) -> None:
     x = leaf(m, [1.0, 2.0])
     with pytest.raises(
