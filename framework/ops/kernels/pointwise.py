@@ -551,13 +551,14 @@ def _elementwise_extreme(name: str, target: str) -> None:
     """`max.other`/`max.out` (and min's): CompositeImplicitAutograd kernels calling `target`
     (maximum, minimum) through the dispatcher, as PyTorch's do, so their gradients are
     MaximumBackward0/MinimumBackward0."""
+    functional_name, out_name = f"{target}.default", f"{target}.out"
 
     def functional(self: Tensor, other: Tensor) -> Tensor:
-        result: Tensor = aten_op(f"{target}.default")(self, other)
+        result: Tensor = aten_op(functional_name)(self, other)
         return result
 
     def out_variant(self: Tensor, other: Tensor, *, out: Tensor) -> Tensor:
-        result: Tensor = aten_op(f"{target}.out")(self, other, out=out)
+        result: Tensor = aten_op(out_name)(self, other, out=out)
         return result
 
     register_variants(f"{name}_other", {"": functional, "_out": out_variant})
