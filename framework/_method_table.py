@@ -39,17 +39,11 @@ def method(name: str) -> Callable[..., Any]:
     return tensor_method
 
 
-def operator(name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
-    """A binary operator (`__add__` -> method `name`); `reflected` swaps the operands."""
+def operator(name: str) -> Callable[[Any, Any], Any]:
+    """A binary operator (`__add__` -> method `name`)."""
 
     def binary(self: Any, other: Any) -> Any:
         parser = METHOD_PARSERS[name]
-        if reflected:
-            if not isinstance(other, (int, float, complex)):
-                return NotImplemented
-            if parser.tensor_handle is not None:
-                return parser.tensor_handle.call(_wrap(other, self), self)
-            return parser.call((self,), {}, _wrap(other, self))
         # The common cases skip argument parsing: a tensor, or a Python number.
         other_type = type(other)
         if other_type is type(self) and parser.tensor_handle is not None:
@@ -63,6 +57,41 @@ def operator(name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
 
     binary.__name__ = binary.__qualname__ = name
     return binary
+
+
+def reflected(name: str, swap: bool) -> Callable[[Any, Any], Any]:
+    """A reflected operator as PyTorch's Tensor defines it: `other <op> self` calls the function
+    `framework.<name>` on `(other, self)` when `swap` (`2 ** t` is `pow(2, t)`), else on
+    `(self, other)` (`2 - t` is `rsub(t, 2)`). A TypeError (an operand the function does not
+    take) becomes NotImplemented, so that Python tries the other operand or raises its own error."""
+
+    def binary(self: Any, other: Any) -> Any:
+        function = _function(name)
+        try:
+            return function(other, self) if swap else function(self, other)
+        except TypeError:
+            return NotImplemented
+
+    binary.__name__ = binary.__qualname__ = name
+    return binary
+
+
+def rtruediv(self: Any, other: Any) -> Any:
+    """`other / self` as PyTorch computes it: `self.reciprocal() * other` (its numbers and its
+    graph, MulBackward0 over ReciprocalBackward0); a TypeError becomes NotImplemented."""
+    try:
+        return self.reciprocal() * other
+    except TypeError:
+        return NotImplemented
+
+
+@functools.cache
+def _function(name: str) -> Callable[..., Any]:
+    """The generated function `framework.<name>` (imported when first needed: operators exist then)."""
+    from framework._generated import functions
+
+    function: Callable[..., Any] = getattr(functions, name)
+    return function
 
 
 def _wrap(value: Any, like: Any) -> Any:

@@ -198,6 +198,7 @@ round = function("round")
 round_ = function("round_")
 rsqrt = function("rsqrt")
 rsqrt_ = function("rsqrt_")
+rsub = function("rsub")
 scalar_tensor = function("scalar_tensor")
 scatter = function("scatter")
 scatter_add = function("scatter_add")
@@ -442,6 +443,7 @@ __all__ = [
     "round_",
     "rsqrt",
     "rsqrt_",
+    "rsub",
     "scalar_tensor",
     "scatter",
     "scatter_add",

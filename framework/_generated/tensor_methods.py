@@ -3,7 +3,7 @@
 
 """The generated methods and operators of `framework.Tensor`."""
 
-from framework._method_table import method, operator
+from framework._method_table import method, operator, reflected, rtruediv
 
 
 class TensorMethods:
@@ -225,25 +225,19 @@ class TensorMethods:
     __radd__ = operator("add")
     __iadd__ = operator("add_")
     __sub__ = operator("sub")
-    __rsub__ = operator("sub", reflected=True)
     __isub__ = operator("sub_")
     __mul__ = operator("mul")
     __rmul__ = operator("mul")
     __imul__ = operator("mul_")
     __truediv__ = operator("div")
-    __rtruediv__ = operator("div", reflected=True)
     __itruediv__ = operator("div_")
     __floordiv__ = operator("floor_divide")
-    __rfloordiv__ = operator("floor_divide", reflected=True)
     __ifloordiv__ = operator("floor_divide_")
     __mod__ = operator("remainder")
-    __rmod__ = operator("remainder", reflected=True)
     __imod__ = operator("remainder_")
     __pow__ = operator("pow")
-    __rpow__ = operator("pow", reflected=True)
     __ipow__ = operator("pow_")
     __matmul__ = operator("matmul")
-    __rmatmul__ = operator("matmul", reflected=True)
     __and__ = operator("bitwise_and")
     __rand__ = operator("bitwise_and")
     __iand__ = operator("bitwise_and_")
@@ -259,6 +253,12 @@ class TensorMethods:
     __le__ = operator("le")
     __gt__ = operator("gt")
     __ge__ = operator("ge")
+    __rsub__ = reflected("rsub", swap=False)
+    __rfloordiv__ = reflected("floor_divide", swap=True)
+    __rmod__ = reflected("remainder", swap=True)
+    __rpow__ = reflected("pow", swap=True)
+    __rmatmul__ = reflected("matmul", swap=True)
+    __rtruediv__ = rtruediv
     __neg__ = method("neg")
     __abs__ = method("abs")
     __invert__ = method("bitwise_not")

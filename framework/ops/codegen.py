@@ -34,46 +34,51 @@ HEADER: Final = (
     "# Do not edit: change the yaml (or the generator) and regenerate.\n"
 )
 
-# Python operators and the method each one calls (reflected ones swap the operands).
-OPERATORS: Final[tuple[tuple[str, str, bool], ...]] = (
-    ("__add__", "add", False),
-    ("__radd__", "add", False),
-    ("__iadd__", "add_", False),
-    ("__sub__", "sub", False),
-    ("__rsub__", "sub", True),
-    ("__isub__", "sub_", False),
-    ("__mul__", "mul", False),
-    ("__rmul__", "mul", False),
-    ("__imul__", "mul_", False),
-    ("__truediv__", "div", False),
-    ("__rtruediv__", "div", True),
-    ("__itruediv__", "div_", False),
-    ("__floordiv__", "floor_divide", False),
+# Python operators and the method each one calls (`__radd__` and the other reflected forms of
+# commutative operators call the method too, with `self` first, as in PyTorch).
+OPERATORS: Final[tuple[tuple[str, str], ...]] = (
+    ("__add__", "add"),
+    ("__radd__", "add"),
+    ("__iadd__", "add_"),
+    ("__sub__", "sub"),
+    ("__isub__", "sub_"),
+    ("__mul__", "mul"),
+    ("__rmul__", "mul"),
+    ("__imul__", "mul_"),
+    ("__truediv__", "div"),
+    ("__itruediv__", "div_"),
+    ("__floordiv__", "floor_divide"),
+    ("__ifloordiv__", "floor_divide_"),
+    ("__mod__", "remainder"),
+    ("__imod__", "remainder_"),
+    ("__pow__", "pow"),
+    ("__ipow__", "pow_"),
+    ("__matmul__", "matmul"),
+    ("__and__", "bitwise_and"),
+    ("__rand__", "bitwise_and"),
+    ("__iand__", "bitwise_and_"),
+    ("__or__", "bitwise_or"),
+    ("__ror__", "bitwise_or"),
+    ("__ior__", "bitwise_or_"),
+    ("__xor__", "bitwise_xor"),
+    ("__rxor__", "bitwise_xor"),
+    ("__ixor__", "bitwise_xor_"),
+    ("__eq__", "eq"),
+    ("__ne__", "ne"),
+    ("__lt__", "lt"),
+    ("__le__", "le"),
+    ("__gt__", "gt"),
+    ("__ge__", "ge"),
+)
+# The other reflected operators, as PyTorch's Tensor defines them: the function each calls and
+# whether it takes the operands swapped (`2 ** t` is `pow(2, t)`, `2 - t` is `rsub(t, 2)`).
+# `__rtruediv__` is `self.reciprocal() * other` (`framework._method_table.rtruediv`).
+REFLECTED: Final[tuple[tuple[str, str, bool], ...]] = (
+    ("__rsub__", "rsub", False),
     ("__rfloordiv__", "floor_divide", True),
-    ("__ifloordiv__", "floor_divide_", False),
-    ("__mod__", "remainder", False),
     ("__rmod__", "remainder", True),
-    ("__imod__", "remainder_", False),
-    ("__pow__", "pow", False),
     ("__rpow__", "pow", True),
-    ("__ipow__", "pow_", False),
-    ("__matmul__", "matmul", False),
     ("__rmatmul__", "matmul", True),
-    ("__and__", "bitwise_and", False),
-    ("__rand__", "bitwise_and", False),
-    ("__iand__", "bitwise_and_", False),
-    ("__or__", "bitwise_or", False),
-    ("__ror__", "bitwise_or", False),
-    ("__ior__", "bitwise_or_", False),
-    ("__xor__", "bitwise_xor", False),
-    ("__rxor__", "bitwise_xor", False),
-    ("__ixor__", "bitwise_xor_", False),
-    ("__eq__", "eq", False),
-    ("__ne__", "ne", False),
-    ("__lt__", "lt", False),
-    ("__le__", "le", False),
-    ("__gt__", "gt", False),
-    ("__ge__", "ge", False),
 )
 UNARY_OPERATORS: Final[tuple[tuple[str, str], ...]] = (
     ("__neg__", "neg"),
@@ -229,24 +234,27 @@ def generate(functions: list[NativeFunction]) -> dict[str, str]:
     functions_pyi.append("\n__all__ = [\n" + "".join(f'    "{n}",\n' for n in names) + "]\n")
 
     methods = sorted(method_groups)
-    binary = [(op, m, r) for op, m, r in OPERATORS if m in method_groups]
+    binary = [(op, m) for op, m in OPERATORS if m in method_groups]
+    reflected = [(op, f, swap) for op, f, swap in REFLECTED if f in function_groups]
     unary = [(op, m) for op, m in UNARY_OPERATORS if m in method_groups]
     methods_py = [
         HEADER,
         '"""The generated methods and operators of `framework.Tensor`."""\n',
-        "from framework._method_table import method, operator\n\n",
+        "from framework._method_table import method, operator, reflected, rtruediv\n\n",
         "class TensorMethods:",
         "    __slots__ = ()\n",
     ]
     methods_py += [f'    {m} = method("{m}")' for m in methods]
-    methods_py += [f'    {op} = operator("{m}"{", reflected=True" if r else ""})' for op, m, r in binary]
+    methods_py += [f'    {op} = operator("{m}")' for op, m in binary]
+    methods_py += [f'    {op} = reflected("{f}", swap={swap})' for op, f, swap in reflected]
+    methods_py.append("    __rtruediv__ = rtruediv")
     methods_py += [f'    {op} = method("{m}")' for op, m in unary]
     methods_py.append("")
 
     methods_pyi = [HEADER, _STUB_IMPORTS, "class TensorMethods:"]
     for m in methods:
         methods_pyi += _stub(m, method_groups[m], as_method=True, indent="    ")
-    for op, _, _ in binary:
+    for op in [op for op, _ in binary] + [op for op, _, _ in reflected] + ["__rtruediv__"]:
         ignore = "  # type: ignore[override]" if op in ("__eq__", "__ne__") else ""
         methods_pyi.append(f"    def {op}(self, other: Any) -> Tensor: ...{ignore}")
     for op, _ in unary:

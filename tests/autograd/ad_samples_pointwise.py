@@ -271,6 +271,22 @@ def _pow_tensor_samples() -> list[Sample]:
     ]
 
 
+def _pow_scalar_base_samples() -> list[Sample]:
+    """A number base (pow.Scalar); base 0 is in tests/ops/test_reflected_operators.py (its double
+    backward is NaN, in PyTorch too)."""
+    return [
+        Sample((2.5, _uniform(9, (3, 4), -2.0, 2.0))),
+        Sample((0.5, _uniform(10, (4, 3), -2.0, 2.0).t()), desc="transposed exponent"),
+    ]
+
+
+def _remainder_scalar_tensor_samples() -> list[Sample]:
+    """A number divided by tensors whose quotients are at least 0.1 away from integers."""
+    rng = np.random.default_rng(13)
+    quotient = rng.integers(-3, 3, (3, 4)) + rng.uniform(0.1, 0.9, (3, 4))
+    return [Sample((1.5, framework.from_numpy(1.5 / quotient)))]
+
+
 def _clamp_samples() -> list[Sample]:
     x = _distinct(0, (3, 4))
     return [
@@ -515,6 +531,8 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "add.Scalar": _add_scalar_samples,
     "sub.Tensor": _add_samples,
     "sub.Scalar": _add_scalar_samples,
+    "rsub.Tensor": _add_samples,
+    "rsub.Scalar": _add_scalar_samples,
     "mul.Tensor": lambda: _binary(_uniform),
     "mul.Scalar": _mul_scalar_samples,
     "div.Tensor": _div_samples,
@@ -523,6 +541,7 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "div.Scalar_mode": _div_scalar_mode_samples,
     "remainder.Scalar": lambda: _scalar_quotient_samples(0.75),
     "remainder.Tensor": _quotient_samples,
+    "remainder.Scalar_Tensor": _remainder_scalar_tensor_samples,
     "fmod.Scalar": lambda: _scalar_quotient_samples(-0.75),
     "fmod.Tensor": _quotient_samples,
     "floor_divide": _quotient_samples,
@@ -558,6 +577,7 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "atan2": _atan2_samples,
     "pow.Tensor_Scalar": _pow_scalar_samples,
     "pow.Tensor_Tensor": _pow_tensor_samples,
+    "pow.Scalar": _pow_scalar_base_samples,
     "exp": lambda: _unary(_uniform),
     "log": lambda: _unary(_positive),
     "log2": lambda: _unary(_positive),
@@ -630,4 +650,5 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
 NO_GRADGRAD: dict[str, str] = {
     "floor_divide": "no derivative, as in PyTorch: backward raises",
     "floor_divide.Scalar": "no derivative, as in PyTorch: backward raises",
+    "remainder.Scalar_Tensor": "no derivative, as in PyTorch: backward raises",
 }

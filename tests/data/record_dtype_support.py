@@ -224,6 +224,8 @@ _VALUES: Final[dict[str, Any]] = {
 }
 _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("where", "self"): 2,
+    ("pow", "self"): 2,
+    ("remainder", "self"): 2,
     ("unflatten", "dim"): 0,
     ("squeeze", "dim"): [0],
     ("squeeze_", "dim"): [0],

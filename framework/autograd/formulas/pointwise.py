@@ -11,8 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 import framework
 from framework._tensor import Tensor
+from framework.ops._iter import Number
 
 __all__ = [
     "amax_amin_backward",
@@ -271,11 +274,22 @@ def pow_backward_self(grad: Tensor, self: Tensor, exponent: Tensor) -> Tensor:
     return framework.where(zero_power, 0.0, grad * exponent * self.pow(exponent - 1))
 
 
-def pow_backward_exponent(grad: Tensor, self: Tensor, exponent: Tensor, result: Tensor) -> Tensor:
+def pow_backward_exponent(
+    grad: Tensor, self: Tensor | Number, exponent: Tensor, result: Tensor
+) -> Tensor:
     """Gradient reaching `exponent` of `self ** exponent`: `grad * result * log(self)`, zero
-    where self is 0 and exponent >= 0 (where the power is 0 or 1 near the exponent)."""
-    zero_base = (self == 0) & (exponent >= 0)
-    return framework.where(zero_base, 0.0, grad * result * self.log())
+    where self is 0 and exponent >= 0 (where the power is 0 or 1 near the exponent). A Python
+    number base (pow.Scalar) has its log taken as a double, as PyTorch's Scalar::log does:
+    `grad * (result * log(self))`."""
+    if isinstance(self, Tensor):
+        zero_base = (self == 0) & (exponent >= 0)
+        return framework.where(zero_base, 0.0, grad * result * self.log())
+    base = np.complex128(self) if isinstance(self, complex) or exponent.dtype.is_complex else np.float64(self)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_base: complex = np.log(base).item()
+    if self == 0:
+        return grad * framework.where(exponent >= 0, 0.0, result * log_base)
+    return grad * (result * log_base)
 
 
 def clamp_backward(

@@ -154,9 +154,12 @@ MetaFn = Callable[..., TensorMeta]
 ImplFn = Callable[..., None]
 
 
-def structured(name: str, meta: MetaFn, impl: ImplFn, inplace_meta: MetaFn | None = None) -> None:
-    """Register `name` (functional), `name_` (in-place) and `name_out` (out=) from one meta and
-    one impl function.  `meta(*args, **kwargs)` takes the functional operator's arguments;
+def structured(
+    name: str, meta: MetaFn, impl: ImplFn, inplace_meta: MetaFn | None = None, *, inplace: bool = True
+) -> None:
+    """Register `name` (functional), `name_` (in-place, unless `inplace` is false: an operator
+    whose first argument is not a tensor) and `name_out` (out=) from one meta and one impl
+    function.  `meta(*args, **kwargs)` takes the functional operator's arguments;
     `impl(out_array, *args, **kwargs)` writes the result into `out_array`; `inplace_meta`, if
     given, replaces `meta` for the in-place variant (which may refuse more)."""
 
@@ -167,7 +170,7 @@ def structured(name: str, meta: MetaFn, impl: ImplFn, inplace_meta: MetaFn | Non
             impl(impl_.numpy_view(), *args, **kwargs)
         return Tensor(impl_)
 
-    def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    def inplace_variant(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         m = (inplace_meta or meta)(self, *args, **kwargs)
         if m.sizes != self._impl.sizes:
             raise RuntimeError(
@@ -187,7 +190,10 @@ def structured(name: str, meta: MetaFn, impl: ImplFn, inplace_meta: MetaFn | Non
             impl(out._impl.numpy_view(), *args, **kwargs)
         return out
 
-    register_variants(name, {"": functional, "_": inplace, "_out": out_variant})
+    variants = {"": functional, "_out": out_variant}
+    if inplace:
+        variants["_"] = inplace_variant
+    register_variants(name, variants)
 
 
 def make_view(

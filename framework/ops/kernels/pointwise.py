@@ -13,10 +13,13 @@ import numpy.typing as npt
 from framework._tensor import Tensor
 from framework.c10.dtypes import bool_, dtype, get_default_dtype
 from framework.ops._iter import Number, broadcast_shapes, number_dtype, result_type
+from framework.ops._python_args import wrapped_number
 from framework.ops.kernels._registry import (
+    KERNELS,
     TensorMeta,
     array,
     aten_op,
+    kernel,
     not_implemented,
     register_variants,
     same_device,
@@ -160,6 +163,20 @@ _add_like("add", 1)
 _add_like("sub", -1)
 
 
+@kernel("rsub")
+def rsub(self: Tensor, other: Tensor, *, alpha: Number = 1) -> Tensor:
+    """`other - alpha * self`: PyTorch's rsub is sub with its operands swapped."""
+    result: Tensor = KERNELS["sub"](other, self, alpha)
+    return result
+
+
+@kernel("rsub_scalar")
+def rsub_scalar(self: Tensor, other: Number, alpha: Number = 1) -> Tensor:
+    """rsub.Scalar (CompositeExplicitAutograd): sub.Tensor of the wrapped number and `self`."""
+    result: Tensor = aten_op("sub.Tensor")(wrapped_number(other, self._impl.device), self, alpha=alpha)
+    return result
+
+
 def _is_floating(d: dtype) -> bool:
     return d.is_floating_point or d.is_complex
 
@@ -285,6 +302,30 @@ def _pow_impl(out: Array, self: Tensor, exponent: Operand) -> None:
 
 
 structured("pow", _pow_meta, _pow_impl)
+
+
+def _pow_scalar_meta(self: Number, exponent: Tensor) -> TensorMeta:
+    return _pow_meta(wrapped_number(self, exponent._impl.device), exponent)
+
+
+def _pow_scalar_impl(out: Array, self: Number, exponent: Tensor) -> None:
+    _pow_impl(out, wrapped_number(self, exponent._impl.device), exponent)
+
+
+structured("pow_scalar", _pow_scalar_meta, _pow_scalar_impl, inplace=False)
+
+
+@kernel("remainder_scalar_tensor")
+def remainder_scalar_tensor(self: Number, other: Tensor) -> Tensor:
+    """remainder.Scalar_Tensor (CompositeExplicitAutograd): remainder.Tensor of the wrapped number."""
+    result: Tensor = aten_op("remainder.Tensor")(wrapped_number(self, other._impl.device), other)
+    return result
+
+
+@kernel("remainder_scalar_tensor_out")
+def remainder_scalar_tensor_out(self: Number, other: Tensor, *, out: Tensor) -> Tensor:
+    result: Tensor = aten_op("remainder.Tensor_out")(wrapped_number(self, other._impl.device), other, out=out)
+    return result
 
 
 # ---- unary ------------------------------------------------------------------------------------
