@@ -11,6 +11,7 @@ from framework.nn.modules.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLo
 from framework.nn.modules.module import Module
 from framework.nn.modules.normalization import LayerNorm
 from framework.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from framework.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from framework.nn.modules.sparse import Embedding
 
 __all__ = [
@@ -46,3 +47,4 @@ __all__ = [
     "Tanh",
     "Unflatten",
 ]
+__all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
