@@ -573,10 +573,10 @@ def scaled_dot_product_attention(
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
     if enable_gqa and query.dim() >= 3:
         key, value = _repeat_kv_heads(query, key), _repeat_kv_heads(query, value)
-    scale_factor = 1.0 / math.sqrt(query.size(-1)) if scale is None else scale
+    scale_factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = query.matmul(key.transpose(-2, -1)) * scale_factor
     if is_causal:
-        allowed = framework.ones((query.size(-2), key.size(-2)), dtype=framework.bool).tril()
+        allowed = framework.ones((query.shape[-2], key.shape[-2]), dtype=framework.bool).tril()
         scores = scores.masked_fill(allowed.logical_not(), float("-inf"))
     elif attn_mask is not None and attn_mask.dtype == framework.bool:
         scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
@@ -592,7 +592,7 @@ def scaled_dot_product_attention(
 def _repeat_kv_heads(query: Tensor, kv: Tensor) -> Tensor:
     """Grouped-query attention: each of the key/value heads (dimension -3) repeated for its group
     of query heads, as `repeat_interleave` along that dimension."""
-    heads, kv_heads = query.size(-3), kv.size(-3)
+    heads, kv_heads = query.shape[-3], kv.shape[-3]
     if heads % kv_heads:
         raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
     shape = list(kv.shape)
@@ -678,7 +678,7 @@ def _in_projection_packed(
 ) -> tuple[Tensor, Tensor, Tensor]:
     """q, k and v projected by the packed weight (3E, E): one linear when q, k and v are the same
     tensor, two when only k and v are, else three."""
-    embed_dim = q.size(-1)
+    embed_dim = q.shape[-1]
     if k is v:
         if q is k:
             proj = linear(q, w, b).unflatten(-1, [3, embed_dim]).unsqueeze(0).transpose(0, -2).squeeze(-2)
@@ -696,10 +696,10 @@ def _in_projection_packed(
 
 def _static_kv(static: Tensor, name: str, heads: int, head_dim: int) -> Tensor:
     """A precomputed (batch * heads, S, head_dim) key or value, checked."""
-    if static.size(0) != heads:
-        raise AssertionError(f"expecting {name}.size(0) of {heads}, but got {static.size(0)}")
-    if static.size(2) != head_dim:
-        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {static.size(2)}")
+    if static.shape[0] != heads:
+        raise AssertionError(f"expecting {name}.shape[0] of {heads}, but got {static.shape[0]}")
+    if static.shape[2] != head_dim:
+        raise AssertionError(f"expecting {name}.shape[2] of {head_dim}, but got {static.shape[2]}")
     return static
 
 
@@ -827,7 +827,7 @@ def multi_head_attention_forward(
         v = framework.cat([v, framework.zeros((heads, 1, head_dim), dtype=v.dtype, device=v.device)], 1)
         attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
         key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
-    src_len = k.size(1)
+    src_len = k.shape[1]
     if key_padding_mask is not None:
         if key_padding_mask.shape[0] != bsz:
             raise AssertionError(
@@ -854,7 +854,7 @@ def multi_head_attention_forward(
             weights = dropout(weights, p=dropout_p)
         attn_output = weights.matmul(v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
         attn_output = linear(attn_output, out_proj_weight, out_proj_bias)
-        attn_output = attn_output.view(tgt_len, bsz, attn_output.size(1))
+        attn_output = attn_output.view(tgt_len, bsz, attn_output.shape[1])
         weights = weights.view(bsz, num_heads, tgt_len, src_len)
         if average_attn_weights:
             weights = weights.mean(dim=1)
@@ -862,7 +862,7 @@ def multi_head_attention_forward(
             return attn_output.squeeze(1), weights.squeeze(0)
         return attn_output, weights
     if attn_mask is not None:
-        if attn_mask.size(0) == 1 and attn_mask.dim() == 3:
+        if attn_mask.shape[0] == 1 and attn_mask.dim() == 3:
             attn_mask = attn_mask.unsqueeze(0)
         else:
             attn_mask = attn_mask.view(bsz, num_heads, -1, src_len)
@@ -876,5 +876,5 @@ def multi_head_attention_forward(
     )
     attn_output = attn_output.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
     attn_output = linear(attn_output, out_proj_weight, out_proj_bias)
-    attn_output = attn_output.view(tgt_len, bsz, attn_output.size(1))
+    attn_output = attn_output.view(tgt_len, bsz, attn_output.shape[1])
     return (attn_output if is_batched else attn_output.squeeze(1)), None

@@ -234,14 +234,14 @@ class RNNBase(Module):
         expected_input_dim = 2 if batch_sizes is not None else 3
         if input.dim() != expected_input_dim:
             raise RuntimeError(f"input must have {expected_input_dim} dimensions, got {input.dim()}")
-        if self.input_size != input.size(-1):
+        if self.input_size != input.shape[-1]:
             raise RuntimeError(
-                "input.size(-1) must be equal to input_size. "
-                f"Expected {self.input_size}, got {input.size(-1)}"
+                "input.shape[-1] must be equal to input_size. "
+                f"Expected {self.input_size}, got {input.shape[-1]}"
             )
 
     def get_expected_hidden_size(self, input: Tensor, batch_sizes: Tensor | None) -> tuple[int, int, int]:
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        mini_batch = input.shape[0] if self.batch_first else input.shape[1]
         num_directions = 2 if self.bidirectional else 1
         size = self.proj_size if self.proj_size > 0 else self.hidden_size
         return self.num_layers * num_directions, mini_batch, size
@@ -252,8 +252,8 @@ class RNNBase(Module):
         expected_hidden_size: tuple[int, int, int],
         msg: str = "Expected hidden size {}, got {}",
     ) -> None:
-        if tuple(hx.size()) != expected_hidden_size:
-            raise RuntimeError(msg.format(expected_hidden_size, list(hx.size())))
+        if tuple(hx.shape) != expected_hidden_size:
+            raise RuntimeError(msg.format(expected_hidden_size, list(hx.shape)))
 
     def check_forward_args(self, input: Tensor, hidden: Tensor, batch_sizes: Tensor | None) -> None:
         self.check_input(input, batch_sizes)
@@ -272,7 +272,7 @@ class RNNBase(Module):
     def _zeros(self, input: Tensor, size: int) -> Tensor:
         """A zero initial state (num_layers * num_directions, batch, size) like the input."""
         num_directions = 2 if self.bidirectional else 1
-        batch = input.size(0) if self.batch_first else input.size(1)
+        batch = input.shape[0] if self.batch_first else input.shape[1]
         return framework.zeros(
             (self.num_layers * num_directions, batch, size), dtype=input.dtype, device=input.device
         )
@@ -558,19 +558,19 @@ class RNNCellBase(Module):
     def _step(self, step: Callable[[Tensor, State, _Weights], State], input: Tensor, state: State) -> State:
         """One step over a batched input (N, input_size) from the states (N, hidden_size), with
         PyTorch's size checks."""
-        if input.size(1) != self.input_size:
+        if input.shape[1] != self.input_size:
             raise RuntimeError(
-                f"input has inconsistent input_size: got {input.size(1)} expected {self.input_size}"
+                f"input has inconsistent input_size: got {input.shape[1]} expected {self.input_size}"
             )
         for i, hidden in enumerate(state):
-            if input.size(0) != hidden.size(0):
+            if input.shape[0] != hidden.shape[0]:
                 raise RuntimeError(
-                    f"Input batch size {input.size(0)} doesn't match hidden{i} batch size {hidden.size(0)}"
+                    f"Input batch size {input.shape[0]} doesn't match hidden{i} batch size {hidden.shape[0]}"
                 )
-            if hidden.size(1) != self.hidden_size:
+            if hidden.shape[1] != self.hidden_size:
                 raise RuntimeError(
                     f"hidden{i} has inconsistent hidden_size: "
-                    f"got {hidden.size(1)}, expected {self.hidden_size}"
+                    f"got {hidden.shape[1]}, expected {self.hidden_size}"
                 )
         weights = _Weights(self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh, None)
         return step(F.linear(input, self.weight_ih, self.bias_ih), state, weights)
@@ -588,7 +588,7 @@ class RNNCellBase(Module):
         if hx is not None and hx.dim() not in (1, 2):
             raise ValueError(f"{self._get_name()}: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
         if hx is None:
-            hx = framework.zeros((input.size(0), self.hidden_size), dtype=input.dtype, device=input.device)
+            hx = framework.zeros((input.shape[0], self.hidden_size), dtype=input.dtype, device=input.device)
         elif not is_batched:
             hx = hx.unsqueeze(0)
         (hy,) = self._step(step, input, (hx,))
@@ -641,7 +641,9 @@ class LSTMCell(RNNCellBase):
                         f"LSTMCell: Expected hx[{idx}] to be 1D or 2D, got {value.dim()}D instead"
                     )
         if hx is None:
-            zeros = framework.zeros((input.size(0), self.hidden_size), dtype=input.dtype, device=input.device)
+            zeros = framework.zeros(
+                (input.shape[0], self.hidden_size), dtype=input.dtype, device=input.device
+            )
             hx = (zeros, zeros)
         elif not is_batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))

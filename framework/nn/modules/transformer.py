@@ -44,8 +44,8 @@ def _generate_square_subsequent_mask(
 def _get_seq_len(src: Tensor, batch_first: bool) -> int:
     """The sequence length of a (batched or unbatched) input."""
     if src.dim() == 2:
-        return src.size(0)
-    return src.size(1 if batch_first else 0)
+        return src.shape[0]
+    return src.shape[1 if batch_first else 0]
 
 
 def _detect_is_causal_mask(
@@ -55,7 +55,7 @@ def _detect_is_causal_mask(
     own size when None)."""
     if is_causal is not None or mask is None:
         return is_causal is True
-    sz = size if size is not None else mask.size(-2)
+    sz = size if size is not None else mask.shape[-2]
     causal = _generate_square_subsequent_mask(sz, device=mask.device, dtype=mask.dtype)
     return mask.shape == causal.shape and bool(mask.eq(causal).all())
 
@@ -428,9 +428,9 @@ class Transformer(Module):
         memory_is_causal: bool = False,
     ) -> Tensor:
         batch_dim = 0 if self.batch_first else 1
-        if src.dim() == 3 and src.size(batch_dim) != tgt.size(batch_dim):
+        if src.dim() == 3 and src.shape[batch_dim] != tgt.shape[batch_dim]:
             raise RuntimeError("the batch number of src and tgt must be equal")
-        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
             raise RuntimeError("the feature number of src and tgt must be equal to d_model")
         memory = self.encoder(
             src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal

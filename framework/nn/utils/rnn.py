@@ -29,12 +29,12 @@ def pad_sequence(
         raise RuntimeError("received an empty list of sequences")
     if padding_side not in ("left", "right"):
         raise RuntimeError(f"Expected padding_side to be one of left or right, but got {padding_side}.")
-    max_len = max(sequence.size(0) for sequence in sequences)
+    max_len = max(sequence.shape[0] for sequence in sequences)
     first = sequences[0]
     shape = (len(sequences), max_len) if batch_first else (max_len, len(sequences))
     out = framework.full((*shape, *first.shape[1:]), padding_value, dtype=first.dtype, device=first.device)
     for i, sequence in enumerate(sequences):
-        length = sequence.size(0)
+        length = sequence.shape[0]
         start = max_len - length if padding_side == "left" else 0
         out.select(0 if batch_first else 1, i).narrow(0, start, length).copy_(sequence)
     return out
