@@ -697,9 +697,9 @@ def _in_projection_packed(
 def _static_kv(static: Tensor, name: str, heads: int, head_dim: int) -> Tensor:
     """A precomputed (batch * heads, S, head_dim) key or value, checked."""
     if static.shape[0] != heads:
-        raise AssertionError(f"expecting {name}.shape[0] of {heads}, but got {static.shape[0]}")
+        raise AssertionError(f"expecting {name}.size(0) of {heads}, but got {static.shape[0]}")
     if static.shape[2] != head_dim:
-        raise AssertionError(f"expecting {name}.shape[2] of {head_dim}, but got {static.shape[2]}")
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {static.shape[2]}")
     return static
 
 

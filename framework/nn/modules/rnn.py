@@ -236,7 +236,7 @@ class RNNBase(Module):
             raise RuntimeError(f"input must have {expected_input_dim} dimensions, got {input.dim()}")
         if self.input_size != input.shape[-1]:
             raise RuntimeError(
-                "input.shape[-1] must be equal to input_size. "
+                "input.size(-1) must be equal to input_size. "
                 f"Expected {self.input_size}, got {input.shape[-1]}"
             )
 
