@@ -20,7 +20,15 @@ import framework
 import framework.nn as nn
 from framework import Tensor
 from framework.autograd import gradcheck
-from framework.nn.utils.rnn import pad_sequence
+from framework.nn.utils.rnn import (
+    PackedSequence,
+    pack_padded_sequence,
+    pack_sequence,
+    pad_packed_sequence,
+    pad_sequence,
+    unpack_sequence,
+    unpad_sequence,
+)
 
 Array = npt.NDArray[np.float64]
 
@@ -370,6 +378,93 @@ def test_pad_sequence() -> None:
     raises(RuntimeError, "pad_sequence: Expected iterable for input sequences", lambda: pad_sequence(3))  # type: ignore[arg-type]
 
 
+PACKED_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("LSTM", {"num_layers": 2, "bidirectional": True}),
+    ("LSTM", {"proj_size": 2, "bidirectional": True}),
+    ("GRU", {"bidirectional": True}),
+    ("RNN", {"num_layers": 2}),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), PACKED_CASES, ids=[f"{n}-{k}" for n, k in PACKED_CASES])
+@pytest.mark.parametrize("lengths", [[5, 3, 3, 1], [2, 5, 1, 4]], ids=["sorted", "unsorted"])
+def test_packed_sequence_runs_each_sequence_on_its_own(
+    name: str, kwargs: dict[str, Any], lengths: list[int]
+) -> None:
+    module = make(name, kwargs)
+    _, shapes = inputs(module, False)
+    x = np.random.default_rng(6).standard_normal((5, 4, 3))
+    states = [np.random.default_rng(7).standard_normal((s.shape[0], 4, s.shape[2])) for s in shapes]
+    packed = pack_padded_sequence(
+        framework.tensor(x), lengths, enforce_sorted=lengths == sorted(lengths)[::-1]
+    )
+    hx = [framework.tensor(s) for s in states]
+    output, hidden = module(packed, tuple(hx) if name == "LSTM" else hx[0])
+    assert isinstance(output, PackedSequence)
+    padded, got_lengths = pad_packed_sequence(output, padding_value=-7.0)
+    assert got_lengths.tolist() == lengths and padded.shape[:2] == (5, 4)
+    finals = list(hidden) if isinstance(hidden, tuple) else [hidden]
+    for b, length in enumerate(lengths):
+        expected, expected_finals = np_rnn(module, x[:length, b : b + 1], [s[:, b : b + 1] for s in states])
+        np.testing.assert_allclose(
+            padded[:length, b : b + 1].detach().numpy(), expected, rtol=1e-12, atol=1e-12
+        )
+        assert (padded[length:, b].detach().numpy() == -7.0).all()
+        for got, want in zip(finals, expected_finals, strict=True):
+            np.testing.assert_allclose(got[:, b : b + 1].detach().numpy(), want, rtol=1e-12, atol=1e-12)
+
+
+def test_pack_and_pad_round_trips() -> None:
+    x = framework.randn(4, 3, 2, requires_grad=True)
+    packed = pack_padded_sequence(x, [4, 2, 1])
+    assert packed.batch_sizes.tolist() == [3, 2, 1, 1] and packed.sorted_indices is None
+    np.testing.assert_array_equal(packed.data.detach().numpy()[:3], x.detach().numpy()[0])
+    unsorted = pack_padded_sequence(
+        x.transpose(0, 1), framework.tensor([1, 4, 2]), batch_first=True, enforce_sorted=False
+    )
+    assert unsorted.sorted_indices.tolist() == [1, 2, 0] and unsorted.unsorted_indices.tolist() == [2, 0, 1]
+    padded, lengths = pad_packed_sequence(unsorted, batch_first=True, total_length=6)
+    assert padded.shape == (3, 6, 2) and lengths.tolist() == [1, 4, 2] and lengths.dtype == framework.int64
+    np.testing.assert_array_equal(padded[1, :4].detach().numpy(), x[:, 1].detach().numpy())
+    sequences = [framework.randn(3, 2), framework.randn(1, 2), framework.randn(2, 2)]
+    for got, want in zip(
+        unpack_sequence(pack_sequence(sequences, enforce_sorted=False)), sequences, strict=True
+    ):
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+    for got, want in zip(
+        unpad_sequence(pad_sequence(sequences), framework.tensor([3, 1, 2])), sequences, strict=True
+    ):
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert pack_sequence(sequences[:1]).double().data.dtype == framework.float64
+    padded.sum().backward()
+    assert x.grad is not None and x.grad.numpy()[1:, 0].sum() == 0
+
+
+def test_pack_checks() -> None:
+    x = framework.randn(4, 3, 2)
+    raises(
+        RuntimeError,
+        "`lengths` array must be sorted in decreasing order",
+        lambda: pack_padded_sequence(x, [4, 1, 2]),
+    )
+    raises(
+        RuntimeError,
+        "Expected `len(lengths)` to be equal to batch_size, but got 2 (batch_size=3)",
+        lambda: pack_padded_sequence(x, [4, 2]),
+    )
+    raises(
+        RuntimeError,
+        "Length of all samples has to be greater than 0",
+        lambda: pack_padded_sequence(x, [4, 2, 0]),
+    )
+    raises(
+        ValueError,
+        "Expected total_length to be at least the length of the longest sequence in input, but got "
+        "total_length=2 and max sequence length being 4",
+        lambda: pad_packed_sequence(pack_padded_sequence(x, [4, 2, 1]), total_length=2),
+    )
+
+
 # ---- live comparisons with PyTorch ---------------------------------------------------------------
 
 
@@ -426,6 +521,28 @@ def test_seeded_initialisation_matches_torch_live() -> None:
     np.testing.assert_allclose(recorded, RECORDED_RNN_INIT, atol=1e-4)
     for p1, p2 in zip(ours.parameters(), theirs.parameters(), strict=True):
         np.testing.assert_array_equal(p1.detach().numpy(), p2.detach().numpy())
+
+
+@needs_torch
+@pytest.mark.parametrize(("name", "kwargs"), PACKED_CASES, ids=[f"{n}-{k}" for n, k in PACKED_CASES])
+def test_packed_sequences_match_torch_live(name: str, kwargs: dict[str, Any]) -> None:
+    from torch.nn.utils import rnn as torch_rnn
+
+    x = np.random.default_rng(8).standard_normal((5, 4, 3))
+    results = []
+    for lib, utils in ((framework, framework.nn.utils.rnn), (torch, torch_rnn)):
+        module = make(name, kwargs, lib, seed=9)
+        tx = lib.tensor(x, requires_grad=True)
+        output, hidden = module(utils.pack_padded_sequence(tx, [2, 5, 1, 4], enforce_sorted=False))
+        hidden = list(hidden) if isinstance(hidden, tuple) else [hidden]
+        padded, _ = utils.pad_packed_sequence(output, batch_first=True)
+        (padded.sin().sum() + sum((h * h).sum() for h in hidden)).backward()
+        names = [output.data.grad_fn.name(), hidden[0].grad_fn.name()]
+        values = [padded.detach().numpy(), tx.grad.numpy()] + [h.detach().numpy() for h in hidden]
+        results.append((names, values + [p.grad.numpy() for p in module.parameters()]))
+    assert results[0][0] == results[1][0]
+    for a, b in zip(results[0][1], results[1][1], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
 
 
 @needs_torch

@@ -13,7 +13,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final, cast, overload
 
 import framework
 from framework._tensor import Tensor
@@ -23,6 +23,7 @@ from framework.nn import functional as F
 from framework.nn import init
 from framework.nn.modules.module import Module
 from framework.nn.parameter import Parameter
+from framework.nn.utils.rnn import PackedSequence
 
 __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 
@@ -105,6 +106,50 @@ def _run_direction(
     if reverse:
         outputs.reverse()
     return framework.stack(outputs, 0), state
+
+
+def _run_packed_direction(
+    step: Callable[[Tensor, State, _Weights], State],
+    data: Tensor,
+    batch_sizes: list[int],
+    state: State,
+    weights: _Weights,
+    reverse: bool,
+) -> tuple[Tensor, State]:
+    """One layer and direction over packed data (time step t holds the first batch_sizes[t]
+    sequences): the outputs in packed order and each sequence's final state.  Forward, the state
+    of sequences that end is set aside as the batch shrinks; in reverse, the state of sequences
+    that start joins from the initial state as the batch grows."""
+    igates = F.linear(data, weights.w_ih, weights.b_ih).split(batch_sizes)
+    outputs: list[Tensor] = []
+    if reverse:
+        initial, last = state, batch_sizes[-1]
+        state = tuple(part.narrow(0, 0, last) for part in initial)
+        for t in range(len(batch_sizes) - 1, -1, -1):
+            size = batch_sizes[t]
+            if size > last:
+                state = tuple(
+                    framework.cat([part, start.narrow(0, last, size - last)], 0)
+                    for part, start in zip(state, initial, strict=True)
+                )
+            state = step(igates[t], state, weights)
+            outputs.append(state[0])
+            last = size
+        outputs.reverse()
+        return framework.cat(outputs, 0), state
+    ended: list[State] = []
+    last = batch_sizes[0]
+    for t, size in enumerate(batch_sizes):
+        if size < last:
+            ended.append(tuple(part.narrow(0, size, last - size) for part in state))
+            state = tuple(part.narrow(0, 0, size) for part in state)
+        state = step(igates[t], state, weights)
+        outputs.append(state[0])
+        last = size
+    ended.append(state)
+    ended.reverse()
+    final = tuple(framework.cat([parts[i] for parts in ended], 0) for i in range(len(state)))
+    return framework.cat(outputs, 0), final
 
 
 class RNNBase(Module):
@@ -241,7 +286,10 @@ class RNNBase(Module):
             )
 
     def get_expected_hidden_size(self, input: Tensor, batch_sizes: Tensor | None) -> tuple[int, int, int]:
-        mini_batch = input.shape[0] if self.batch_first else input.shape[1]
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.shape[0] if self.batch_first else input.shape[1]
         num_directions = 2 if self.bidirectional else 1
         size = self.proj_size if self.proj_size > 0 else self.hidden_size
         return self.num_layers * num_directions, mini_batch, size
@@ -269,39 +317,66 @@ class RNNBase(Module):
             return input, True
         return input.unsqueeze(0 if self.batch_first else 1), False
 
-    def _zeros(self, input: Tensor, size: int) -> Tensor:
-        """A zero initial state (num_layers * num_directions, batch, size) like the input."""
+    def _zeros(self, input: Tensor, size: int, batch: int | None = None) -> Tensor:
+        """A zero initial state (num_layers * num_directions, batch, size) like the input (batch
+        taken from a padded input when not given)."""
         num_directions = 2 if self.bidirectional else 1
-        batch = input.shape[0] if self.batch_first else input.shape[1]
+        if batch is None:
+            batch = input.shape[0] if self.batch_first else input.shape[1]
         return framework.zeros(
             (self.num_layers * num_directions, batch, size), dtype=input.dtype, device=input.device
         )
 
-    def _recurrence(self, input: Tensor, states: Sequence[Tensor]) -> tuple[Tensor, list[Tensor]]:
-        """Run all layers and directions over a batched input: the last layer's output (directions
-        concatenated along features) and the final states, each stacked over layers and directions."""
+    def _forward_packed(
+        self, input: PackedSequence, hx: Sequence[Tensor] | None
+    ) -> tuple[PackedSequence, list[Tensor]]:
+        """The recurrence over a PackedSequence: initial states (zeros by default) are permuted to
+        the packed order and the final ones back to the original order."""
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        sizes = [int(size) for size in batch_sizes.tolist()]
+        if hx is None:
+            h_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+            state_sizes = [h_size, self.hidden_size] if self.mode == "LSTM" else [h_size]
+            states = [self._zeros(data, size, sizes[0]) for size in state_sizes]
+        else:
+            states = [h if sorted_indices is None else h.index_select(1, sorted_indices) for h in hx]
+        given = states[0] if len(states) == 1 else (states[0], states[1])
+        cast(Any, self).check_forward_args(data, given, batch_sizes)
+        output, finals = self._recurrence(data, states, sizes)
+        if unsorted_indices is not None:
+            finals = [final.index_select(1, unsorted_indices) for final in finals]
+        return PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), finals
+
+    def _recurrence(
+        self, input: Tensor, states: Sequence[Tensor], batch_sizes: list[int] | None = None
+    ) -> tuple[Tensor, list[Tensor]]:
+        """Run all layers and directions over a batched input (or packed data with its batch
+        sizes): the last layer's output (directions concatenated along features) and the final
+        states, each stacked over layers and directions."""
         step = _STEPS[self.mode]
         num_directions = 2 if self.bidirectional else 1
         initial = [state.unbind(0) for state in states]
-        layer_input = input.transpose(0, 1) if self.batch_first else input
+        time_major = self.batch_first and batch_sizes is None
+        layer_input = input.transpose(0, 1) if time_major else input
         finals: list[State] = []
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(num_directions):
                 index = layer * num_directions + direction
-                output, final = _run_direction(
-                    step,
-                    layer_input,
-                    tuple(parts[index] for parts in initial),
-                    self._layer_weights(index),
-                    direction == 1,
-                )
+                start = tuple(parts[index] for parts in initial)
+                weights = self._layer_weights(index)
+                if batch_sizes is None:
+                    output, final = _run_direction(step, layer_input, start, weights, direction == 1)
+                else:
+                    output, final = _run_packed_direction(
+                        step, layer_input, batch_sizes, start, weights, direction == 1
+                    )
                 outputs.append(output)
                 finals.append(final)
             layer_input = outputs[0] if num_directions == 1 else framework.cat(outputs, -1)
             if self.dropout != 0 and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
-        output = layer_input.transpose_(0, 1) if self.batch_first else layer_input
+        output = layer_input.transpose_(0, 1) if time_major else layer_input
         return output, [framework.stack([final[i] for final in finals], 0) for i in range(len(states))]
 
     def _layer_weights(self, index: int) -> _Weights:
@@ -335,7 +410,18 @@ class RNNBase(Module):
 class _SingleStateRNN(RNNBase):
     """`RNN` and `GRU`: one state tensor h."""
 
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    @overload
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]: ...
+
+    @overload
+    def forward(self, input: PackedSequence, hx: Tensor | None = None) -> tuple[PackedSequence, Tensor]: ...
+
+    def forward(
+        self, input: Tensor | PackedSequence, hx: Tensor | None = None
+    ) -> tuple[Tensor | PackedSequence, Tensor]:
+        if isinstance(input, PackedSequence):
+            packed, (hidden,) = self._forward_packed(input, None if hx is None else [hx])
+            return packed, hidden
         input, is_batched = self._batched(input, self._get_name())
         if hx is not None:
             if not is_batched and hx.dim() != 2:
@@ -477,9 +563,22 @@ class LSTM(RNNBase):
             hidden[1], self.get_expected_cell_size(input, batch_sizes), "Expected hidden[1] size {}, got {}"
         )
 
+    @overload
     def forward(
         self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
-    ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+    ) -> tuple[Tensor, tuple[Tensor, Tensor]]: ...
+
+    @overload
+    def forward(
+        self, input: PackedSequence, hx: tuple[Tensor, Tensor] | None = None
+    ) -> tuple[PackedSequence, tuple[Tensor, Tensor]]: ...
+
+    def forward(
+        self, input: Tensor | PackedSequence, hx: tuple[Tensor, Tensor] | None = None
+    ) -> tuple[Tensor | PackedSequence, tuple[Tensor, Tensor]]:
+        if isinstance(input, PackedSequence):
+            packed, (h_n, c_n) = self._forward_packed(input, hx)
+            return packed, (h_n, c_n)
         input, is_batched = self._batched(input, "LSTM")
         if hx is None:
             real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
