@@ -3,6 +3,7 @@ dispatched operators (`framework.ops.aten`), so autograd records the same graph 
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any, Final, cast
@@ -11,6 +12,7 @@ import framework
 from framework._tensor import Tensor
 from framework.c10.dtypes import dtype as DType
 from framework.ops._iter import broadcast_shapes
+from framework.ops.kernels._registry import CPP_TYPE_NAMES
 
 __all__ = [
     "adaptive_avg_pool2d",
@@ -30,9 +32,11 @@ __all__ = [
     "log_softmax",
     "max_pool2d",
     "mse_loss",
+    "multi_head_attention_forward",
     "nll_loss",
     "pad",
     "relu",
+    "scaled_dot_product_attention",
     "sigmoid",
     "silu",
     "softmax",
@@ -524,3 +528,353 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
         return cast(Tensor, op.default(input, pads))
     padded = cast(Tensor, op.default(input.unsqueeze(-2), [*pads, 0, 0]))
     return padded.squeeze(-2)
+
+
+# ---- attention ----------------------------------------------------------------------------------
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """softmax(query keyᵀ · scale + bias) value over the last two dimensions (L, E) x (S, E);
+    scale defaults to 1/√E.  A bool attn_mask marks the allowed positions (True), a float one is
+    added; is_causal allows position j for query i only when j <= i.  Rows with no allowed
+    position give zeros.  dropout_p drops attention weights (always, as PyTorch's does).
+    enable_gqa repeats each key/value head for a group of query heads (dimension -3)."""
+    dims = query.dim(), key.dim(), value.dim()
+    if min(dims) < 2:
+        raise RuntimeError(
+            "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+            f"{dims[0]} key.dim: {dims[1]} and value.dim: {dims[2]} instead."
+        )
+    if not query.dtype == key.dtype == value.dtype:
+        raise RuntimeError(
+            "Expected query, key, and value to have the same dtype, but got query.dtype: "
+            f"{CPP_TYPE_NAMES[query.dtype]} key.dtype: {CPP_TYPE_NAMES[key.dtype]} and value.dtype: "
+            f"{CPP_TYPE_NAMES[value.dtype]} instead."
+        )
+    if attn_mask is not None and attn_mask.dtype not in (framework.bool, query.dtype):
+        raise RuntimeError(
+            "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: "
+            f"{CPP_TYPE_NAMES[attn_mask.dtype]} and  query.dtype: {CPP_TYPE_NAMES[query.dtype]} instead."
+        )
+    if is_causal and attn_mask is not None:
+        raise RuntimeError(
+            "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"
+        )
+    if dropout_p < 0.0 or dropout_p > 1.0:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+    if enable_gqa and query.dim() >= 3:
+        key, value = _repeat_kv_heads(query, key), _repeat_kv_heads(query, value)
+    scale_factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = query.matmul(key.transpose(-2, -1)) * scale_factor
+    if is_causal:
+        allowed = framework.ones((query.shape[-2], key.shape[-2]), dtype=framework.bool).tril()
+        scores = scores.masked_fill(allowed.logical_not(), float("-inf"))
+    elif attn_mask is not None and attn_mask.dtype == framework.bool:
+        scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+    elif attn_mask is not None:
+        scores = scores + attn_mask
+    nothing_allowed = scores.eq(float("-inf")).all(-1, keepdim=True)
+    weights = softmax(scores.masked_fill(nothing_allowed, 0.0), -1).masked_fill(nothing_allowed, 0.0)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return weights.matmul(value)
+
+
+def _repeat_kv_heads(query: Tensor, kv: Tensor) -> Tensor:
+    """Grouped-query attention: each of the key/value heads (dimension -3) repeated for its group
+    of query heads, as `repeat_interleave` along that dimension."""
+    heads, kv_heads = query.shape[-3], kv.shape[-3]
+    if heads % kv_heads:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
+    shape = list(kv.shape)
+    grouped = kv.unsqueeze(-3).expand([*shape[:-2], heads // kv_heads, *shape[-2:]])
+    return grouped.reshape([*shape[:-3], heads, *shape[-2:]])
+
+
+def _none_or_dtype(input: Tensor | None) -> DType | None:
+    """The dtype of a mask, or None."""
+    return None if input is None else input.dtype
+
+
+def _canonical_mask(
+    mask: Tensor | None,
+    mask_name: str,
+    other_type: DType | None,
+    other_name: str,
+    target_type: DType,
+    check_other: bool = True,
+) -> Tensor | None:
+    """An attention mask as an additive float mask: a bool mask's True (masked) positions become
+    -inf in target_type, float masks pass; other dtypes are refused.  Warns (deprecated) when the
+    other mask has another dtype."""
+    if mask is None:
+        return None
+    if mask.dtype != framework.bool and not mask.dtype.is_floating_point:
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(
+            f"Support for mismatched {mask_name} and {other_name} is deprecated. "
+            "Use same type for both instead.",
+            UserWarning,
+            stacklevel=2,
+        )
+    if mask.dtype.is_floating_point:
+        return mask
+    return framework.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+
+
+def _mha_shape_check(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    key_padding_mask: Tensor | None,
+    attn_mask: Tensor | None,
+    num_heads: int,
+) -> bool:
+    """Whether the multi-head attention inputs are batched (3-d query) or not (2-d), with
+    PyTorch's checks of the other inputs' ranks."""
+    if query.dim() not in (2, 3):
+        raise AssertionError(
+            f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D query tensor"
+        )
+    batched = query.dim() == 3
+    prefix = "For batched (3-D) `query`" if batched else "For unbatched (2-D) `query`"
+    rank = 3 if batched else 2
+    if key.dim() != rank or value.dim() != rank:
+        raise AssertionError(
+            f"{prefix}, expected `key` and `value` to be {rank}-D but found {key.dim()}-D and "
+            f"{value.dim()}-D tensors respectively"
+        )
+    if key_padding_mask is not None and key_padding_mask.dim() != rank - 1:
+        raise AssertionError(
+            f"{prefix}, expected `key_padding_mask` to be `None` or {rank - 1}-D but found "
+            f"{key_padding_mask.dim()}-D tensor instead"
+        )
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(
+                f"{prefix}, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+                f"{attn_mask.dim()}-D tensor instead"
+            )
+        expected = (num_heads, query.shape[0], key.shape[0])
+        if not batched and attn_mask.dim() == 3 and tuple(attn_mask.shape) != expected:
+            raise AssertionError(
+                f"Expected `attn_mask` shape to be {expected} but got {_size(attn_mask.shape)}"
+            )
+    return batched
+
+
+def _in_projection_packed(
+    q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None = None
+) -> tuple[Tensor, Tensor, Tensor]:
+    """q, k and v projected by the packed weight (3E, E): one linear when q, k and v are the same
+    tensor, two when only k and v are, else three."""
+    embed_dim = q.shape[-1]
+    if k is v:
+        if q is k:
+            proj = linear(q, w, b).unflatten(-1, [3, embed_dim]).unsqueeze(0).transpose(0, -2).squeeze(-2)
+            proj = proj.contiguous()
+            return proj[0], proj[1], proj[2]
+        w_q, w_kv = w.split([embed_dim, embed_dim * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([embed_dim, embed_dim * 2])
+        kv = linear(k, w_kv, b_kv).unflatten(-1, [2, embed_dim]).unsqueeze(0).transpose(0, -2).squeeze(-2)
+        kv = kv.contiguous()
+        return linear(q, w_q, b_q), kv[0], kv[1]
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def _static_kv(static: Tensor, name: str, heads: int, head_dim: int) -> Tensor:
+    """A precomputed (batch * heads, S, head_dim) key or value, checked."""
+    if static.shape[0] != heads:
+        raise AssertionError(f"expecting {name}.size(0) of {heads}, but got {static.shape[0]}")
+    if static.shape[2] != head_dim:
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {static.shape[2]}")
+    return static
+
+
+def multi_head_attention_forward(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    embed_dim_to_check: int,
+    num_heads: int,
+    in_proj_weight: Tensor | None,
+    in_proj_bias: Tensor | None,
+    bias_k: Tensor | None,
+    bias_v: Tensor | None,
+    add_zero_attn: bool,
+    dropout_p: float,
+    out_proj_weight: Tensor,
+    out_proj_bias: Tensor | None,
+    training: bool = True,
+    key_padding_mask: Tensor | None = None,
+    need_weights: bool = True,
+    attn_mask: Tensor | None = None,
+    use_separate_proj_weight: bool = False,
+    q_proj_weight: Tensor | None = None,
+    k_proj_weight: Tensor | None = None,
+    v_proj_weight: Tensor | None = None,
+    static_k: Tensor | None = None,
+    static_v: Tensor | None = None,
+    average_attn_weights: bool = True,
+    is_causal: bool = False,
+) -> tuple[Tensor, Tensor | None]:
+    """Multi-head attention over sequence-first inputs (L, N, E) (or unbatched (L, E)): project
+    query, key and value, attend per head (masks: True / -inf = not allowed), concatenate the
+    heads and project the result.  Returns the output and, with need_weights, the attention
+    weights (averaged over the heads with average_attn_weights)."""
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(
+        key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask", query.dtype
+    )
+    if is_causal and attn_mask is None:
+        raise RuntimeError(
+            "Need attn_mask if specifying the is_causal hint. You may use the Transformer module method "
+            "`generate_square_subsequent_mask` to create this mask."
+        )
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(
+            f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}"
+        )
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(
+                f"key's sequence and batch dims {_size(key.shape[:2])} do not match value's "
+                f"{_size(value.shape[:2])}"
+            )
+        for name, weight in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if weight is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is None")
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q = linear(query, cast(Tensor, q_proj_weight), b_q)
+        k = linear(key, cast(Tensor, k_proj_weight), b_k)
+        v = linear(value, cast(Tensor, v_proj_weight), b_v)
+    else:
+        if key.shape != value.shape:
+            raise AssertionError(
+                f"key shape {_size(key.shape)} does not match value shape {_size(value.shape)}"
+            )
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    if attn_mask is not None:
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError(
+                    f"The shape of the 2D attn_mask is {_size(attn_mask.shape)}, but should be "
+                    f"{(tgt_len, src_len)}."
+                )
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(
+                    f"The shape of the 3D attn_mask is {_size(attn_mask.shape)}, but should be "
+                    f"{(bsz * num_heads, tgt_len, src_len)}."
+                )
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+    if bias_k is not None and bias_v is not None:
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
+        k = framework.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = framework.cat([v, bias_v.repeat(1, bsz, 1)])
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
+    elif bias_k is not None:
+        raise AssertionError("bias_k is set but bias_v is None")
+    elif bias_v is not None:
+        raise AssertionError("bias_v is set but bias_k is None")
+    heads = bsz * num_heads
+    q = q.view(tgt_len, heads, head_dim).transpose(0, 1)
+    if static_k is None:
+        k = k.view(k.shape[0], heads, head_dim).transpose(0, 1)
+    else:
+        k = _static_kv(static_k, "static_k", heads, head_dim)
+    if static_v is None:
+        v = v.view(v.shape[0], heads, head_dim).transpose(0, 1)
+    else:
+        v = _static_kv(static_v, "static_v", heads, head_dim)
+    if add_zero_attn:
+        k = framework.cat([k, framework.zeros((heads, 1, head_dim), dtype=k.dtype, device=k.device)], 1)
+        v = framework.cat([v, framework.zeros((heads, 1, head_dim), dtype=v.dtype, device=v.device)], 1)
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
+    src_len = k.shape[1]
+    if key_padding_mask is not None:
+        if key_padding_mask.shape[0] != bsz:
+            raise AssertionError(
+                f"Expected key_padded_mask.shape[0] to be {bsz}, but got {key_padding_mask.shape[0]}"
+            )
+        if key_padding_mask.shape[1] != src_len:
+            raise AssertionError(
+                f"Expected key_padded_mask.shape[1] to be {src_len}, but got {key_padding_mask.shape[1]}"
+            )
+        key_padding_mask = (
+            key_padding_mask.view(bsz, 1, 1, src_len)
+            .expand([-1, num_heads, -1, -1])
+            .reshape(heads, 1, src_len)
+        )
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+    if not training:
+        dropout_p = 0.0
+    if need_weights:
+        scores = (q * math.sqrt(1.0 / float(head_dim))).matmul(k.transpose(-2, -1))
+        if attn_mask is not None:
+            scores = scores + attn_mask
+        weights = softmax(scores, dim=-1)
+        if dropout_p > 0.0:
+            weights = dropout(weights, p=dropout_p)
+        attn_output = weights.matmul(v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        attn_output = linear(attn_output, out_proj_weight, out_proj_bias)
+        attn_output = attn_output.view(tgt_len, bsz, attn_output.shape[1])
+        weights = weights.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.mean(dim=1)
+        if not is_batched:
+            return attn_output.squeeze(1), weights.squeeze(0)
+        return attn_output, weights
+    if attn_mask is not None:
+        if attn_mask.shape[0] == 1 and attn_mask.dim() == 3:
+            attn_mask = attn_mask.unsqueeze(0)
+        else:
+            attn_mask = attn_mask.view(bsz, num_heads, -1, src_len)
+    attn_output = scaled_dot_product_attention(
+        q.view(bsz, num_heads, tgt_len, head_dim),
+        k.view(bsz, num_heads, src_len, head_dim),
+        v.view(bsz, num_heads, src_len, head_dim),
+        attn_mask,
+        dropout_p,
+        is_causal,
+    )
+    attn_output = attn_output.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    attn_output = linear(attn_output, out_proj_weight, out_proj_bias)
+    attn_output = attn_output.view(tgt_len, bsz, attn_output.shape[1])
+    return (attn_output if is_batched else attn_output.squeeze(1)), None

@@ -1,5 +1,6 @@
-"""`framework.nn.utils`: gradient clipping and parameter/vector conversion."""
+"""`framework.nn.utils`: gradient clipping, parameter/vector conversion, sequence padding (`rnn`)."""
 
+from framework.nn.utils import rnn as rnn
 from framework.nn.utils.clip_grad import (
     clip_grad_norm_,
     clip_grad_value_,
@@ -14,5 +15,6 @@ __all__ = [
     "clip_grads_with_norm_",
     "get_total_norm",
     "parameters_to_vector",
+    "rnn",
     "vector_to_parameters",
 ]
