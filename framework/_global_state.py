@@ -15,7 +15,7 @@ done).
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 from typing import Any
 
@@ -62,12 +62,13 @@ def set_num_threads(num: int) -> None:
     if num <= 0:
         raise RuntimeError("set_num_threads expects a positive integer")
     _State.num_threads = num
-    if importlib.util.find_spec("threadpoolctl") is not None:
-        from threadpoolctl import threadpool_limits
-
-        if _State.thread_limit is not None:
-            _State.thread_limit.restore_original_limits()
-        _State.thread_limit = threadpool_limits(num)
+    try:
+        threadpoolctl = importlib.import_module("threadpoolctl")
+    except ImportError:
+        return
+    if _State.thread_limit is not None:
+        _State.thread_limit.restore_original_limits()
+    _State.thread_limit = threadpoolctl.threadpool_limits(num)
 
 
 def get_num_threads() -> int:
@@ -101,7 +102,7 @@ def get_default_device() -> Device:
     return Device("cpu")
 
 
-def set_default_device(device: Device | str | int | None) -> None:
+def set_default_device(device: Device | str | None) -> None:
     """Accepts the CPU (or None, PyTorch's reset), the only device factories make tensors on;
     any other device raises."""
     if device is not None and Device(device).type != "cpu":

@@ -62,9 +62,9 @@ class Size(tuple[int, ...]):
             return _tuple_new(Size, tuple.__getitem__(self, index))
         return tuple.__getitem__(self, index)
 
-    def __add__(self, other: tuple[Any, ...]) -> Size:  # type: ignore[override]
+    def __add__(self, other: tuple[Any, ...]) -> Size:
         if not isinstance(other, tuple):
-            return NotImplemented
+            raise TypeError(f'can only concatenate tuple (not "{type(other).__name__}") to framework.Size')
         return Size(tuple.__add__(self, other))
 
     def __radd__(self, other: tuple[Any, ...]) -> Size:

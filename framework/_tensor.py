@@ -68,6 +68,10 @@ class Tensor(TensorMethods):
 
     __slots__ = ("__weakref__", "_impl")
 
+    __array_priority__ = 1000
+    """Above NumPy's: a NumPy scalar or array on the left of an operator defers to the tensor's
+    reflected operator, so `np.float64(2) * t` is a tensor, as in PyTorch."""
+
     def __init__(self, impl: TensorImpl) -> None:
         self._impl = impl
 

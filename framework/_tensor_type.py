@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import numpy as np
+
 from framework._size import Size
 from framework._tensor import Tensor
 from framework._tensor_new import tensor as _tensor
@@ -91,6 +93,14 @@ def _sizes(args: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(sizes)
 
 
+def _is_size(value: object) -> bool:
+    """Whether a lone argument of a legacy constructor gives sizes (a `Size` or an int-like
+    scalar) rather than data (sequences and arrays, integer arrays included)."""
+    return isinstance(value, Size) or (
+        hasattr(type(value), "__index__") and not isinstance(value, np.ndarray)
+    )
+
+
 class _LegacyTensorType(type):
     """The metaclass of the legacy types: calling one constructs, `isinstance` checks the dtype."""
 
@@ -121,7 +131,7 @@ class _LegacyTensorType(type):
             if first.dtype is not cls.dtype:
                 raise TypeError(f"expected {_options(cls.dtype)} (got {_options(first.dtype)})")
             return framework.alias(first)
-        if len(args) == 1 and not isinstance(first, Size) and not hasattr(type(first), "__index__"):
+        if len(args) == 1 and not _is_size(first):
             if isinstance(first, str):
                 raise TypeError("new(): invalid data type 'str'")
             if not hasattr(first, "__len__") and not hasattr(first, "__array__"):
