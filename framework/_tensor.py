@@ -349,15 +349,14 @@ class Tensor(TensorMethods):
     @property
     def T(self) -> Tensor:
         """The dimensions reversed (`permute(n-1, ..., 0)`); PyTorch deprecates it for tensors that
-        are not matrices, with a warning given once per process (a 0-dim tensor is returned as it
-        is, with a warning of its own)."""
+        are not matrices, with a warning given once per process (0-dim tensors have a warning of
+        their own)."""
         ndim = self.dim()
         if ndim == 0:
             _warn_once(
                 "T0", "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
             )
-            return self
-        if ndim != 2:
+        elif ndim != 2:
             _warn_once(
                 "T",
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
@@ -470,6 +469,23 @@ class Tensor(TensorMethods):
             options = dict(zip(("device", "dtype", "non_blocking", "copy"), args, strict=False))
             return super().to(**options, **kwargs)
         return super().to(*args, **kwargs)
+
+    def __copy__(self) -> Tensor:
+        """A new leaf of the same class over the same memory and geometry, with `requires_grad`
+        and a subclass's attributes but no `.grad` (what PyTorch's pickling protocol gives
+        `copy.copy`)."""
+        impl = self._impl
+        new = _new_leaf(
+            type(self),
+            TensorImpl(impl.storage, impl.dtype, impl.sizes, impl.strides, impl.storage_offset),
+            self.requires_grad,
+        )
+        state = _subclass_state(self)
+        if state is not None:
+            attributes, slots = state
+            for name, value in (*(attributes or {}).items(), *slots.items()):
+                setattr(new, name, value)
+        return new
 
     def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
         """A copy with its own memory, `requires_grad` and (copied) `.grad`; graph leaves only.
@@ -615,8 +631,13 @@ def _rebuild_tensor(
     storage = StorageImpl(nbytes, allocator)
     if storage.data is not None and data is not None:
         storage.data[:] = np.frombuffer(data, np.uint8)
+    return _new_leaf(cls, TensorImpl(storage, dtype, sizes, strides, storage_offset), requires_grad)
+
+
+def _new_leaf(cls: type[Tensor], impl: TensorImpl, requires_grad: builtins.bool) -> Tensor:
+    """A new graph leaf of class `cls` (no `__init__` run) over `impl`."""
     tensor = cls.__new__(cls)
-    tensor._impl = TensorImpl(storage, dtype, sizes, strides, storage_offset)
+    tensor._impl = impl
     if requires_grad:
         variable.set_requires_grad(tensor, True)
     return tensor

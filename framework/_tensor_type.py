@@ -14,6 +14,7 @@ from typing import Any, Final
 
 import numpy as np
 
+import framework
 from framework._size import Size
 from framework._tensor import Tensor
 from framework._tensor_new import tensor as _tensor
@@ -113,8 +114,6 @@ class _LegacyTensorType(type):
         """`FloatTensor()` (empty), `FloatTensor(2, 3)` or `FloatTensor(framework.Size([2, 3]))`
         (uninitialised, of these sizes), `FloatTensor(data)` (a copy of nested sequences or an
         array), `FloatTensor(other)` (an alias of a tensor of this dtype)."""
-        import framework
-
         if kwargs:
             given = ", ".join(
                 [*(type(a).__name__ for a in args), *(f"{k}={type(v).__name__}" for k, v in kwargs.items())]

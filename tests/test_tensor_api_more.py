@@ -15,7 +15,6 @@ import pytest
 
 import framework
 from framework import Size, nn
-from framework._tensor import _WARNED
 
 # ---- Size ---------------------------------------------------------------------------------------
 
@@ -144,9 +143,9 @@ def test_0dim_transposes_are_the_identity_with_a_warning(monkeypatch: pytest.Mon
         ("mH", "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj()."),
     ):
         value, caught = _warnings_of(lambda name=name: getattr(x, name))
-        assert value is x and caught == [message]
+        assert caught == [message] and value.tolist() == 1.5  # type: ignore[attr-defined]
+        assert (value is x) is (name != "T")  # T is permute([]), the others x itself, as PyTorch
         assert _warnings_of(lambda name=name: getattr(x, name))[1] == []
-    assert _WARNED is not framework._tensor._WARNED
 
 
 def test_conjugate_transposes_of_complex_tensors_are_refused() -> None:
@@ -498,3 +497,17 @@ def test_numpy_floats_on_the_left_give_tensors() -> None:
     x = framework.ones(2)
     value = np.float64(2.0) * x
     assert isinstance(value, framework.Tensor) and value.tolist() == [2.0, 2.0]
+
+
+def test_copy_shares_memory_in_a_new_leaf() -> None:
+    x = framework.zeros(3, requires_grad=True)
+    x.grad = framework.ones(3)
+    y = copy.copy(x)
+    assert y is not x and y.data_ptr() == x.data_ptr() and y.requires_grad and y.is_leaf and y.grad is None
+    z = copy.copy(framework.ones(2, requires_grad=True) * 2)
+    assert z.requires_grad and z.grad_fn is None
+    p = nn.Parameter(framework.zeros(2))
+    q = copy.copy(p)
+    assert type(q) is nn.Parameter and q.data_ptr() == p.data_ptr()
+    b = copy.copy(nn.Buffer(framework.ones(2), persistent=False))
+    assert type(b) is nn.Buffer and b.persistent is False
