@@ -7,6 +7,21 @@ import framework.ops._native
 from framework import _builtin_fallbacks as _builtin_fallbacks
 from framework import ops as ops
 from framework._generated.functions import *  # noqa: F403
+from framework._global_state import (
+    are_deterministic_algorithms_enabled,
+    get_default_device,
+    get_num_threads,
+    is_complex,
+    is_deterministic_algorithms_warn_only_enabled,
+    is_floating_point,
+    is_nonzero,
+    is_storage,
+    result_type,
+    set_default_device,
+    set_num_threads,
+    use_deterministic_algorithms,
+)
+from framework._size import Size
 from framework._tensor import Tensor, from_numpy, is_tensor, numel
 from framework._tensor_new import as_tensor, tensor
 from framework._tensor_str import get_printoptions, printoptions, set_printoptions
@@ -48,6 +63,7 @@ from framework.c10.dtypes import (
     set_default_dtype,
     uint8,
 )
+from framework.c10.storage import UntypedStorage
 from framework.library import Library
 from framework.random import (
     Generator,
@@ -63,14 +79,29 @@ from framework.serialization import load, save
 framework.ops._api_runtime.build(framework.ops._native.NATIVE)
 
 import framework.autograd.derivatives  # noqa: E402  (its kernels use the API built above)
+import framework.autograd.functional  # noqa: E402  (imports the API above, as autograd.functional)
 from framework import autograd as autograd  # noqa: E402
+from framework import backends as backends  # noqa: E402
 from framework import cuda as cuda  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
 from framework import return_types as return_types  # noqa: E402
 from framework import utils as utils  # noqa: E402
+from framework._tensor_type import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
 
 __version__: str = _version("framework")
+
+BoolTensor = _LEGACY_TYPES["BoolTensor"]
+ByteTensor = _LEGACY_TYPES["ByteTensor"]
+CharTensor = _LEGACY_TYPES["CharTensor"]
+ShortTensor = _LEGACY_TYPES["ShortTensor"]
+IntTensor = _LEGACY_TYPES["IntTensor"]
+LongTensor = _LEGACY_TYPES["LongTensor"]
+HalfTensor = _LEGACY_TYPES["HalfTensor"]
+FloatTensor = _LEGACY_TYPES["FloatTensor"]
+DoubleTensor = _LEGACY_TYPES["DoubleTensor"]
+ComplexFloatTensor = _LEGACY_TYPES["ComplexFloatTensor"]
+ComplexDoubleTensor = _LEGACY_TYPES["ComplexDoubleTensor"]
 
 cfloat = complex64
 cdouble = complex128
@@ -82,14 +113,29 @@ int = int32
 long = int64
 
 __all__ = [
+    "BoolTensor",
+    "ByteTensor",
+    "CharTensor",
+    "ComplexDoubleTensor",
+    "ComplexFloatTensor",
+    "DoubleTensor",
+    "FloatTensor",
     "Generator",
+    "HalfTensor",
+    "IntTensor",
     "Layout",
     "Library",
+    "LongTensor",
     "MemoryFormat",
+    "ShortTensor",
+    "Size",
     "Tensor",
+    "UntypedStorage",
     "__version__",
+    "are_deterministic_algorithms_enabled",
     "as_tensor",
     "autograd",
+    "backends",
     "bool",
     "can_cast",
     "cdouble",
@@ -110,7 +156,9 @@ __all__ = [
     "float32",
     "float64",
     "from_numpy",
+    "get_default_device",
     "get_default_dtype",
+    "get_num_threads",
     "get_printoptions",
     "get_rng_state",
     "half",
@@ -122,8 +170,13 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "is_complex",
+    "is_deterministic_algorithms_warn_only_enabled",
+    "is_floating_point",
     "is_grad_enabled",
     "is_inference_mode_enabled",
+    "is_nonzero",
+    "is_storage",
     "is_tensor",
     "load",
     "long",
@@ -136,15 +189,19 @@ __all__ = [
     "preserve_format",
     "printoptions",
     "promote_types",
+    "result_type",
     "save",
     "seed",
+    "set_default_device",
     "set_default_dtype",
     "set_grad_enabled",
+    "set_num_threads",
     "set_printoptions",
     "set_rng_state",
     "short",
     "strided",
     "tensor",
     "uint8",
+    "use_deterministic_algorithms",
     "utils",
 ]

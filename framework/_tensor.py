@@ -5,13 +5,15 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, Final, SupportsIndex, TypeGuard, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from framework import _indexing
 from framework._generated.tensor_methods import TensorMethods
+from framework._size import SIZES as _SIZES
+from framework._size import Size, size_of
 from framework._tensor_str import format_tensor
 from framework.autograd import variable
 from framework.autograd.graph import is_inference
@@ -29,11 +31,20 @@ from framework.c10.dtypes import (
     int64,
 )
 from framework.c10.dtypes import dtype as _dtype
-from framework.c10.storage import StorageImpl
+from framework.c10.storage import StorageImpl, UntypedStorage, get_cpu_allocator, get_meta_allocator
 from framework.c10.tensor_impl import TensorImpl
 
 if TYPE_CHECKING:
     from framework.autograd.graph import Node, RemovableHandle
+
+_WARNED: Final[set[str]] = set()
+"""The deprecation warnings of `T`/`mT`/`mH`/`H` already given (PyTorch gives each once)."""
+
+
+def _warn_once(key: str, message: str) -> None:
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def wrap_dim(dim: int, ndim: int, *, wrap_scalar: bool = True) -> int:
@@ -56,6 +67,10 @@ class Tensor(TensorMethods):
     Its operator methods (`add`, `__add__`, ...) are generated from native_functions.yaml."""
 
     __slots__ = ("__weakref__", "_impl")
+
+    __array_priority__ = 1000
+    """Above NumPy's: a NumPy scalar or array on the left of an operator defers to the tensor's
+    reflected operator, so `np.float64(2) * t` is a tensor, as in PyTorch."""
 
     def __init__(self, impl: TensorImpl) -> None:
         self._impl = impl
@@ -198,12 +213,27 @@ class Tensor(TensorMethods):
         return is_inference(self._impl)
 
     @property
-    def shape(self) -> tuple[builtins.int, ...]:
-        return self._impl.sizes
-
-    def size(self, dim: builtins.int | None = None) -> tuple[builtins.int, ...] | builtins.int:
+    def shape(self) -> Size:
         sizes = self._impl.sizes
-        return sizes if dim is None else sizes[wrap_dim(dim, len(sizes), wrap_scalar=False)]
+        try:
+            return _SIZES[sizes]
+        except KeyError:
+            return size_of(sizes)
+
+    @overload
+    def size(self, dim: None = None) -> Size: ...
+
+    @overload
+    def size(self, dim: builtins.int) -> builtins.int: ...
+
+    def size(self, dim: builtins.int | None = None) -> Size | builtins.int:
+        sizes = self._impl.sizes
+        if dim is None:
+            try:
+                return _SIZES[sizes]
+            except KeyError:
+                return size_of(sizes)
+        return sizes[wrap_dim(dim, len(sizes), wrap_scalar=False)]
 
     def stride(self, dim: builtins.int | None = None) -> tuple[builtins.int, ...] | builtins.int:
         strides = self._impl.strides
@@ -246,6 +276,22 @@ class Tensor(TensorMethods):
 
     def numel(self) -> builtins.int:
         return self._impl.numel()
+
+    def nelement(self) -> builtins.int:
+        """The number of elements (an alias of `numel`)."""
+        return self._impl.numel()
+
+    def is_floating_point(self) -> builtins.bool:
+        """Whether the dtype is a floating point type (float16, float32, float64)."""
+        return self._impl.dtype.is_floating_point
+
+    def is_complex(self) -> builtins.bool:
+        """Whether the dtype is a complex type."""
+        return self._impl.dtype.is_complex
+
+    def is_signed(self) -> builtins.bool:
+        """Whether the dtype is signed (every dtype but uint8 and bool)."""
+        return self._impl.dtype.is_signed
 
     def is_contiguous(self) -> builtins.bool:
         return self._impl.is_contiguous()
@@ -302,8 +348,101 @@ class Tensor(TensorMethods):
 
     @property
     def T(self) -> Tensor:
-        """The dimensions reversed (`permute(n-1, ..., 0)`)."""
-        return self.permute(list(range(self.dim() - 1, -1, -1)))
+        """The dimensions reversed (`permute(n-1, ..., 0)`); PyTorch deprecates it for tensors that
+        are not matrices, with a warning given once per process (0-dim tensors have a warning of
+        their own)."""
+        ndim = self.dim()
+        if ndim == 0:
+            _warn_once(
+                "T0", "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+            )
+        elif ndim != 2:
+            _warn_once(
+                "T",
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+                "reverse the dimensions of a tensor.",
+            )
+        return self.permute(list(range(ndim - 1, -1, -1)))
+
+    @property
+    def mT(self) -> Tensor:
+        """Each matrix of a batch transposed (`transpose(-2, -1)`)."""
+        ndim = self.dim()
+        if ndim == 0:
+            _warn_once(
+                "mT0", "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
+            )
+            return self
+        if ndim < 2:
+            raise RuntimeError(
+                f"tensor.mT is only supported on matrices or batches of matrices. Got {ndim}-D tensor."
+            )
+        return self.transpose(-2, -1)
+
+    @property
+    def mH(self) -> Tensor:
+        """Each matrix of a batch transposed and conjugated; for tensors that are not complex the
+        same as `mT`."""
+        ndim = self.dim()
+        if ndim == 0:
+            _warn_once("mH0", "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
+            return self._adjoint_of_real("mH")
+        if ndim < 2:
+            raise RuntimeError(
+                f"tensor.mH is only supported on matrices or batches of matrices. Got {ndim}-D tensor."
+            )
+        return self._adjoint_of_real("mH").transpose(-2, -1)
+
+    @property
+    def H(self) -> Tensor:
+        """The matrix transposed and conjugated; for tensors that are not complex the same as `T`
+        of a matrix."""
+        ndim = self.dim()
+        if ndim == 0:
+            _warn_once("H0", "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
+            return self._adjoint_of_real("H")
+        if ndim != 2:
+            raise RuntimeError(
+                f"tensor.H is only supported on matrices (2-D tensors). Got {ndim}-D tensor. For "
+                "batches of matrices, consider using tensor.mH"
+            )
+        return self._adjoint_of_real("H").transpose(0, 1)
+
+    def _adjoint_of_real(self, name: str) -> Tensor:
+        """`self`, which conjugation leaves as it is unless it is complex: complex tensors are
+        refused, as conjugation (PyTorch's lazy `conj` views) is not implemented."""
+        if self._impl.dtype.is_complex:
+            raise NotImplementedError(
+                f"Tensor.{name} of a complex tensor needs conj(), which this framework does not implement"
+            )
+        return self
+
+    @overload
+    def type(self, dtype: None = None, non_blocking: builtins.bool = False) -> str: ...
+
+    @overload
+    def type(
+        self, dtype: str | _dtype | builtins.type[Tensor], non_blocking: builtins.bool = False
+    ) -> Tensor: ...
+
+    def type(
+        self,
+        dtype: str | _dtype | builtins.type[Tensor] | None = None,
+        non_blocking: builtins.bool = False,
+    ) -> str | Tensor:
+        """The legacy type name (`'framework.FloatTensor'`) without `dtype`; with it, this tensor
+        converted to `dtype`: a dtype, a legacy type (`framework.LongTensor`) or its name
+        (`'framework.LongTensor'`, `'torch.LongTensor'` accepted too), itself when already of it."""
+        from framework._tensor_type import legacy_type_name, resolve_type
+
+        if dtype is None:
+            return legacy_type_name(self._impl.dtype)
+        target = resolve_type(dtype)
+        if target is self._impl.dtype:
+            return self
+        return self.to(target, non_blocking=non_blocking)
 
     def float(self) -> Tensor:
         return self.to(float32)
@@ -331,8 +470,26 @@ class Tensor(TensorMethods):
             return super().to(**options, **kwargs)
         return super().to(*args, **kwargs)
 
+    def __copy__(self) -> Tensor:
+        """A new leaf of the same class over the same memory and geometry, with `requires_grad`
+        and a subclass's attributes but no `.grad` (what PyTorch's pickling protocol gives
+        `copy.copy`)."""
+        impl = self._impl
+        new = _new_leaf(
+            type(self),
+            TensorImpl(impl.storage, impl.dtype, impl.sizes, impl.strides, impl.storage_offset),
+            self.requires_grad,
+        )
+        state = _subclass_state(self)
+        if state is not None:
+            attributes, slots = state
+            for name, value in (*(attributes or {}).items(), *slots.items()):
+                setattr(new, name, value)
+        return new
+
     def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
-        """A copy with its own memory, `requires_grad` and (copied) `.grad`; graph leaves only."""
+        """A copy with its own memory, `requires_grad` and (copied) `.grad`; graph leaves only.
+        Tensors copied together that share a storage (views) share the copied storage."""
         if not self.is_leaf:
             raise RuntimeError(
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
@@ -343,7 +500,12 @@ class Tensor(TensorMethods):
         done = memo.get(id(self))
         if done is not None:
             return done  # type: ignore[no-any-return]
-        new = self.detach().clone()
+        impl = self._impl
+        storage = memo.get(id(impl.storage))
+        if storage is None:
+            storage = memo[id(impl.storage)] = impl.storage.copy()
+            memo.setdefault(id(memo), []).append(impl.storage)  # keep the source alive, as deepcopy does
+        new = Tensor(TensorImpl(storage, impl.dtype, impl.sizes, impl.strides, impl.storage_offset))
         memo[id(self)] = new
         if self.requires_grad:
             new.requires_grad_()
@@ -355,9 +517,29 @@ class Tensor(TensorMethods):
     def cpu(self) -> Tensor:
         return self.to(device="cpu")
 
-    def untyped_storage(self) -> StorageImpl:
-        """The storage this tensor views (shared by all its views)."""
-        return self._impl.storage
+    def untyped_storage(self) -> UntypedStorage:
+        """The storage this tensor views (shared by all its views), as bytes."""
+        return UntypedStorage(self._impl.storage)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        """Pickle as the bytes of the whole storage plus the geometry, dtype and `requires_grad`
+        (as PyTorch, neither the graph nor `.grad`; each tensor pickles its own storage). The
+        class is kept, and so are a subclass's attributes."""
+        impl = self._impl
+        data = impl.storage.data
+        state = _subclass_state(self)
+        args = (
+            type(self),
+            None if data is None else data.tobytes(),
+            impl.storage.nbytes,
+            impl.dtype,
+            str(impl.device),
+            impl.sizes,
+            impl.strides,
+            impl.storage_offset,
+            self.requires_grad,
+        )
+        return (_rebuild_tensor, args) if state is None else (_rebuild_tensor, args, state)
 
     def _real_item(self, to: str) -> builtins.int | builtins.float:
         value = self.item()
@@ -415,6 +597,50 @@ class Tensor(TensorMethods):
             requires_grad=self.requires_grad,
             grad_fn=None if (fn := variable.grad_fn_of(impl)) is None else fn.name(),
         )
+
+
+def _subclass_state(tensor: Tensor) -> tuple[dict[str, Any] | None, dict[str, Any]] | None:
+    """The attributes a Tensor subclass adds (its `__dict__` and slots), as pickle's state; None
+    for a plain tensor."""
+    cls = type(tensor)
+    if cls is Tensor:
+        return None
+    slots = {
+        name: getattr(tensor, name)
+        for klass in cls.__mro__[: cls.__mro__.index(Tensor)]
+        for name in klass.__dict__.get("__slots__", ())
+        if name not in ("__dict__", "__weakref__") and hasattr(tensor, name)
+    }
+    return (getattr(tensor, "__dict__", None), slots)
+
+
+def _rebuild_tensor(
+    cls: type[Tensor],
+    data: bytes | None,
+    nbytes: builtins.int,
+    dtype: _dtype,
+    device: str,
+    sizes: tuple[builtins.int, ...],
+    strides: tuple[builtins.int, ...],
+    storage_offset: builtins.int,
+    requires_grad: builtins.bool,
+) -> Tensor:
+    """A tensor from what `Tensor.__reduce_ex__` pickled: a new storage holding `data` (none on
+    the meta device), viewed with the same geometry, as a leaf of class `cls`."""
+    allocator = get_meta_allocator() if device == "meta" else get_cpu_allocator()
+    storage = StorageImpl(nbytes, allocator)
+    if storage.data is not None and data is not None:
+        storage.data[:] = np.frombuffer(data, np.uint8)
+    return _new_leaf(cls, TensorImpl(storage, dtype, sizes, strides, storage_offset), requires_grad)
+
+
+def _new_leaf(cls: type[Tensor], impl: TensorImpl, requires_grad: builtins.bool) -> Tensor:
+    """A new graph leaf of class `cls` (no `__init__` run) over `impl`."""
+    tensor = cls.__new__(cls)
+    tensor._impl = impl
+    if requires_grad:
+        variable.set_requires_grad(tensor, True)
+    return tensor
 
 
 def from_numpy(array: npt.NDArray[Any]) -> Tensor:

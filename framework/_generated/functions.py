@@ -24,6 +24,7 @@ add = function("add")
 addcdiv = function("addcdiv")
 addcmul = function("addcmul")
 addmm = function("addmm")
+alias = function("alias")
 all = function("all")
 amax = function("amax")
 amin = function("amin")
@@ -269,6 +270,7 @@ __all__ = [
     "addcdiv",
     "addcmul",
     "addmm",
+    "alias",
     "all",
     "amax",
     "amin",

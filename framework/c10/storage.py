@@ -94,6 +94,7 @@ __all__ = [
     "CPUAllocator",
     "MetaAllocator",
     "StorageImpl",
+    "UntypedStorage",
     "get_cpu_allocator",
     "get_meta_allocator",
     "memory_stats",
@@ -489,5 +490,86 @@ class StorageImpl:
         self.nbytes = nbytes
         self._data_ptr = None
 
+    def copy(self) -> StorageImpl:
+        """A new resizable storage on the same device holding a copy of the bytes (foreign memory
+        is copied into the CPU allocator's)."""
+        allocator = self.allocator or _cpu_allocator
+        new = StorageImpl(self.nbytes, allocator)
+        if new.data is not None and self.data is not None:
+            new.data[:] = self.data
+        return new
+
     def __repr__(self) -> str:
         return f"StorageImpl(nbytes={self.nbytes}, device={self.device!r}, resizable={self.resizable})"
+
+
+class UntypedStorage:
+    """The Python handle on a ``StorageImpl`` (PyTorch's ``torch.UntypedStorage``): the bytes a
+    tensor views, as ``Tensor.untyped_storage()`` returns them. Handles made at different times
+    share the same ``StorageImpl`` (compare ``data_ptr()`` to tell whether two tensors share
+    memory). ``UntypedStorage(n)`` makes a new CPU storage of ``n`` bytes."""
+
+    __slots__ = ("_impl",)
+
+    def __init__(self, size: int | StorageImpl = 0) -> None:
+        if isinstance(size, StorageImpl):
+            self._impl = size
+        else:
+            _check_nbytes(size)
+            self._impl = StorageImpl(size, _cpu_allocator)
+            if self._impl.data is not None:
+                self._impl.data[:] = 0
+
+    @property
+    def device(self) -> Device:
+        return self._impl.device
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def nbytes(self) -> int:
+        """The size in bytes."""
+        return self._impl.nbytes
+
+    def size(self) -> int:
+        """The size in bytes (an untyped storage's elements are bytes)."""
+        return self._impl.nbytes
+
+    def __len__(self) -> int:
+        return self._impl.nbytes
+
+    def element_size(self) -> int:
+        return 1
+
+    def data_ptr(self) -> int:
+        """The address of the first byte (0 on the meta device and for empty storages)."""
+        return self._impl.data_ptr()
+
+    def _bytes(self) -> npt.NDArray[np.uint8]:
+        data = self._impl.data
+        if data is None:
+            raise NotImplementedError(f"Cannot access the data of a storage on device '{self.device}'")
+        return data
+
+    def __getitem__(self, index: int) -> int:
+        return int(self._bytes()[index])
+
+    def __setitem__(self, index: int, value: int) -> None:
+        self._bytes()[index] = value
+
+    def tolist(self) -> list[int]:
+        """The bytes as a list of ints."""
+        values: list[int] = self._bytes().tolist()
+        return values
+
+    def resize_(self, size: int) -> UntypedStorage:
+        """Change the size in place, keeping the first bytes (not for memory shared with NumPy)."""
+        self._impl.resize_(size)
+        return self
+
+    def __repr__(self) -> str:
+        data = self._impl.data
+        lines = [] if data is None else [f" {b}" for b in data.tolist()]
+        lines.append(f"[framework.UntypedStorage(device={self.device}) of size {self._impl.nbytes}]")
+        return "\n".join(lines)

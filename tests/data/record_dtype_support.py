@@ -192,6 +192,7 @@ _VALUES: Final[dict[str, Any]] = {
     "p": 2,
     "keepdim": False,
     "rounding_mode": "trunc",
+    "decimals": 1,
     "reduce": "add",
     "device": "cpu",
     "generator": None,
