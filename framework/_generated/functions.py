@@ -42,6 +42,7 @@ atan_ = function("atan_")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
 batch_norm = function("batch_norm")
+bernoulli = function("bernoulli")
 binary_cross_entropy = function("binary_cross_entropy")
 binary_cross_entropy_backward = function("binary_cross_entropy_backward")
 binary_cross_entropy_with_logits = function("binary_cross_entropy_with_logits")
@@ -153,6 +154,7 @@ movedim = function("movedim")
 mse_loss = function("mse_loss")
 mse_loss_backward = function("mse_loss_backward")
 mul = function("mul")
+multinomial = function("multinomial")
 mv = function("mv")
 narrow = function("narrow")
 native_batch_norm = function("native_batch_norm")
@@ -170,10 +172,12 @@ nll_loss_forward = function("nll_loss_forward")
 nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
+normal = function("normal")
 ones = function("ones")
 ones_like = function("ones_like")
 outer = function("outer")
 permute = function("permute")
+poisson = function("poisson")
 pow = function("pow")
 prod = function("prod")
 rand = function("rand")
@@ -288,6 +292,7 @@ __all__ = [
     "avg_pool2d",
     "avg_pool2d_backward",
     "batch_norm",
+    "bernoulli",
     "binary_cross_entropy",
     "binary_cross_entropy_backward",
     "binary_cross_entropy_with_logits",
@@ -399,6 +404,7 @@ __all__ = [
     "mse_loss",
     "mse_loss_backward",
     "mul",
+    "multinomial",
     "mv",
     "narrow",
     "native_batch_norm",
@@ -416,10 +422,12 @@ __all__ = [
     "nll_loss_nd",
     "nonzero",
     "norm",
+    "normal",
     "ones",
     "ones_like",
     "outer",
     "permute",
+    "poisson",
     "pow",
     "prod",
     "rand",

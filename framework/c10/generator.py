@@ -27,6 +27,15 @@ machines use as well):
 * ``randperm``: PyTorch's Fisher-Yates variants, evaluated without a per-element Python loop.
 * ``bernoulli``: ``uniform < p`` with a double uniform for a scalar or float64 ``p``, a float one
   otherwise.
+* ``exponential``, ``geometric``, ``cauchy``: one double uniform per element, transformed in
+  double precision (``(-1 / lambda) log1p(-u)``, ``ceil(log(u) / log1p(-p))``,
+  ``median + sigma tan(pi (u - 1/2))``); ``log_normal``: ``exp`` of the per-element normal path.
+* ``multinomial``: with replacement, one double uniform per sample searched in the row's normalized
+  cumulative sums; without replacement (or one sample), the largest ``p / q`` for exponential ``q``.
+* ``poisson`` is the exception: PyTorch's sampler (a product of uniforms below rate 10, Hoermann's
+  transformed rejection above) draws a data-dependent number of uniforms per element one element
+  after the other; here the elements draw together, round by round, so only one-element tensors
+  reproduce PyTorch's numbers and larger ones agree in distribution.
 """
 
 from __future__ import annotations
@@ -47,12 +56,18 @@ __all__ = [
     "STATE_SIZE",
     "Generator",
     "bernoulli",
+    "cauchy",
     "default_generator",
+    "exponential",
     "fill_order",
+    "geometric",
     "get_rng_state",
     "initial_seed",
+    "log_normal",
     "manual_seed",
+    "multinomial",
     "normal",
+    "poisson",
     "random_default",
     "random_integers",
     "randperm",
@@ -351,6 +366,8 @@ _C_TYPE_NAMES: Final = {
     "float32": "float",
     "float64": "double",
     "bool": "bool",
+    "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
 }
 _FLOATS: Final = frozenset({"float16", "float32", "float64"})
 _INTEGRALS: Final = frozenset({"uint8", "int8", "int16", "int32", "int64", "bool"})
@@ -970,3 +987,214 @@ def bernoulli(
         )
     threshold = probs if probs.dtype == np.float64 else probs.astype(np.float32)
     return (u < threshold).astype(dt)
+
+
+# --------------------------------------------------------------------------------------------------
+# exponential, geometric, log-normal, Cauchy
+
+
+def _continuous(np_dtype: npt.DTypeLike, distribution: str) -> np.dtype[Any]:
+    """The checked dtype of a continuous distribution's output (PyTorch's check for Cauchy names the
+    C type, the one for exponential the ScalarType)."""
+    dt = np.dtype(np_dtype)
+    if dt.name not in _FLOATS:
+        names = _C_TYPE_NAMES if distribution == "Cauchy" else _SCALAR_TYPE_NAMES
+        raise RuntimeError(
+            f"{distribution} distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {names.get(dt.name, str(dt))}"
+        )
+    return dt
+
+
+def exponential(gen: Generator, n: int, np_dtype: npt.DTypeLike, lambd: float = 1.0) -> npt.NDArray[Any]:
+    """``n`` samples of ``torch.Tensor.exponential_(lambd)``: ``(-1 / lambd) log1p(-u)`` of one
+    double uniform ``u`` per element, rounded to the dtype."""
+    _check_count("exponential", n)
+    dt = _continuous(np_dtype, "Exponential")
+    lambd = float(lambd)
+    if not lambd > 0.0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
+    with gen._lock:
+        u = _unit_float64(gen, n)
+    return (-1.0 / lambd * np.log1p(-u)).astype(dt)
+
+
+def geometric(gen: Generator, n: int, np_dtype: npt.DTypeLike, p: float) -> npt.NDArray[Any]:
+    """``n`` samples of ``torch.Tensor.geometric_(p)``: ``ceil(log(u) / log1p(-p))`` of one double
+    uniform per element (the number of Bernoulli trials up to the first success)."""
+    _check_count("geometric", n)
+    dt = _dtype(np_dtype, "geometric_cpu", _FLOATS | (_INTEGRALS - {"bool"}))
+    p = float(p)
+    if not 0.0 < p < 1.0:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt(p)}")
+    with gen._lock:
+        u = _unit_float64(gen, n)
+    trials: npt.NDArray[np.float64] = np.ceil(np.log(u) / np.log1p(-p))
+    return trials.astype(dt)
+
+
+def log_normal(
+    gen: Generator, n: int, np_dtype: npt.DTypeLike, mean: float = 1.0, std: float = 2.0
+) -> npt.NDArray[Any]:
+    """``n`` samples of ``torch.Tensor.log_normal_(mean, std)``: ``exp(mean + std z)`` with ``z``
+    from the per-element normal path (which caches every second value in the generator)."""
+    _check_count("log_normal", n)
+    dt = _dtype(np_dtype, "log_normal_cpu", _FLOATS)
+    mean, std = float(mean), float(std)
+    if not std > 0.0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt(std)}")
+    with gen._lock:
+        z = _normal_scalar_path(gen, n)
+    return np.exp(fma64(z, std, mean)).astype(dt)
+
+
+def cauchy(
+    gen: Generator, n: int, np_dtype: npt.DTypeLike, median: float = 0.0, sigma: float = 1.0
+) -> npt.NDArray[Any]:
+    """``n`` samples of ``torch.Tensor.cauchy_(median, sigma)``: ``median + sigma tan(pi (u - 1/2))``
+    of one double uniform per element."""
+    _check_count("cauchy", n)
+    dt = _continuous(np_dtype, "Cauchy")
+    median, sigma = float(median), float(sigma)
+    if not sigma > 0.0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt(sigma)}")
+    with gen._lock:
+        u = _unit_float64(gen, n)
+    return (median + sigma * np.tan(math.pi * (u - 0.5))).astype(dt)
+
+
+# --------------------------------------------------------------------------------------------------
+# multinomial
+
+
+def _check_rows_with_replacement(probs: npt.NDArray[np.floating[Any]]) -> None:
+    """PyTorch's row-by-row checks: the first offending entry (< 0 or NaN, then infinite) or row sum."""
+    bad = ~(probs >= 0) | ~np.isfinite(probs)
+    zero_sum = ~(probs.sum(axis=1, dtype=np.float64) > 0)
+    for row in np.nonzero(bad.any(axis=1) | zero_sum)[0][:1]:
+        first = np.nonzero(bad[row])[0]
+        if first.size and not probs[row, first[0]] >= 0:
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+        if first.size:
+            raise RuntimeError(
+                "invalid multinomial distribution (encountering probability entry = infinity or NaN)"
+            )
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+
+
+def multinomial(
+    gen: Generator, probs: npt.NDArray[np.floating[Any]], num_samples: int, replacement: bool
+) -> npt.NDArray[np.int64]:
+    """``torch.multinomial(probs, num_samples, replacement)`` for a 2-D ``probs`` (one distribution
+    per row): category indices, one row of ``num_samples`` per distribution.
+
+    With replacement and more than one sample, each row's cumulative sums (accumulated in the
+    input's precision, float for float16) are divided by the total and each sample is the first
+    category whose cumulative probability reaches a double uniform. Otherwise the samples are the
+    ``num_samples`` largest ``p / q`` with ``q`` from ``exponential`` (the Gumbel-max trick), in
+    decreasing order.
+    """
+    rows, categories = probs.shape
+    if replacement and num_samples > 1:
+        _check_rows_with_replacement(probs)
+        acc = np.float32 if probs.dtype == np.float16 else probs.dtype
+        cumulative = np.cumsum(probs, axis=1, dtype=acc)
+        cumulative /= cumulative[:, -1:]
+        cumulative[:, -1] = 1
+        with gen._lock:
+            u = _unit_float64(gen, rows * num_samples).reshape(rows, num_samples)
+        return np.stack([np.searchsorted(cumulative[r], u[r], side="left") for r in range(rows)]).astype(
+            np.int64
+        )
+    if not (probs.max(initial=-np.inf) < np.inf and probs.min(initial=np.inf) >= 0):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if (probs.sum(axis=1, dtype=np.float64) == 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    q = exponential(gen, probs.size, probs.dtype).reshape(rows, categories)
+    scores = probs / q
+    if num_samples == 1:
+        best: npt.NDArray[np.int64] = np.argmax(scores, axis=1, keepdims=True)
+        return best.astype(np.int64)
+    return np.argsort(-scores, axis=1, kind="stable")[:, :num_samples].astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------------------
+# poisson
+
+
+def _poisson_small(gen: Generator, rates: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """Knuth's product of uniforms for rates in (0, 10): count the uniforms multiplied before the
+    product falls to exp(-rate) or below."""
+    out = np.zeros(rates.size, dtype=np.int64)
+    limit = np.exp(-rates)
+    product = np.ones(rates.size)
+    active = np.arange(rates.size)
+    while active.size:
+        with gen._lock:
+            product[active] *= _unit_float64(gen, active.size)
+        going = product[active] > limit[active]
+        out[active[going]] += 1
+        active = active[going]
+    return out
+
+
+def _poisson_large(gen: Generator, rates: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """Hoermann's transformed rejection (PTRS) for rates >= 10: a (U, V) pair per element and round
+    until every element accepted a candidate."""
+    out = np.zeros(rates.size, dtype=np.int64)
+    slam, loglam = np.sqrt(rates), np.log(rates)
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2)
+    active = np.arange(rates.size)
+    while active.size:
+        with gen._lock:
+            uv = _unit_float64(gen, 2 * active.size).reshape(-1, 2)
+        u, v = uv[:, 0] - 0.5, uv[:, 1]
+        lam, a_, b_ = rates[active], a[active], b[active]
+        us = 0.5 - np.abs(u)
+        k = np.floor((2 * a_ / us + b_) * u + lam + 0.43)
+        quick = (us >= 0.07) & (v <= vr[active])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bound = -lam + k * loglam[active] - _log_factorial(k)
+            test = np.log(v) + np.log(invalpha[active]) - np.log(a_ / (us * us) + b_) <= bound
+        rejected = (k < 0) | ((us < 0.013) & (v > us))
+        accept = quick | (~rejected & test)
+        out[active[accept]] = k[accept].astype(np.int64)
+        active = active[~accept]
+    return out
+
+
+_LOG_FACTORIALS: Final = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1.0, 16.0)))])
+
+
+def _log_factorial(k: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``lgamma(k + 1)`` for integer-valued ``k >= 0`` (other values give NaN): a table below 16,
+    Stirling's series (error below 1e-11) from there on."""
+    x = np.maximum(k, 15.0) + 1
+    stirling = (
+        (x - 0.5) * np.log(x)
+        - x
+        + 0.5 * math.log(2 * math.pi)
+        + 1 / (12 * x)
+        - 1 / (360 * x**3)
+        + 1 / (1260 * x**5)
+    )
+    small = np.clip(k, 0, 15).astype(np.int64)
+    return np.where(k < 0, np.nan, np.where(k < 16, _LOG_FACTORIALS[small], stirling))
+
+
+def poisson(gen: Generator, rates: npt.NDArray[np.floating[Any]]) -> npt.NDArray[Any]:
+    """``torch.poisson(rates)``: one Poisson count per rate (flat, in element order), in the rates'
+    dtype. The elements draw their uniforms together, round by round (see the module notes)."""
+    dt = _dtype(rates.dtype, "poisson_cpu", _FLOATS)
+    lam = rates.astype(np.float64).reshape(-1)
+    if not (lam >= 0).all():
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    out = np.zeros(lam.size, dtype=np.int64)
+    small = np.nonzero((lam > 0) & (lam < 10))[0]
+    large = np.nonzero(lam >= 10)[0]
+    out[small] = _poisson_small(gen, lam[small])
+    out[large] = _poisson_large(gen, lam[large])
+    return out.astype(dt)

@@ -7,7 +7,7 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, step_counter
+from framework.optim.optimizer import Optimizer, ParamsT, check_betas, check_non_negative, step_counter
 
 __all__ = ["Adam", "AdamW"]
 
@@ -33,9 +33,7 @@ class Adam(Optimizer):
         decoupled_weight_decay: bool = False,
     ) -> None:
         check_non_negative(lr=lr, eps=eps)
-        for index in (0, 1):
-            if not 0.0 <= betas[index] < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {index}: {betas[index]}")
+        check_betas(betas)
         check_non_negative(weight_decay=weight_decay)
         defaults = {
             "lr": lr,

@@ -14,7 +14,7 @@ from framework import enable_grad
 from framework._tensor import Tensor
 from framework.nn.modules.module import typename, zero_grad_of
 
-__all__ = ["Optimizer", "ParamsT", "required"]
+__all__ = ["Optimizer", "ParamsT", "check_betas", "check_single_tensor_path", "required"]
 
 ParamsT: TypeAlias = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]
 
@@ -49,6 +49,28 @@ def check_non_negative(**hyperparameters: float) -> None:
     for name, value in hyperparameters.items():
         if not 0.0 <= value:
             raise ValueError(f"Invalid {_HYPERPARAMETER_NAMES.get(name, name + ' value')}: {value}")
+
+
+def check_betas(betas: tuple[float, float]) -> None:
+    """PyTorch's check of Adam-style `betas`: each in [0, 1), "Invalid beta parameter at index i: ..."."""
+    for index in (0, 1):
+        if not 0.0 <= betas[index] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {index}: {betas[index]}")
+
+
+_UNSUPPORTED_PATHS: Final = ("foreach", "fused", "capturable", "differentiable")
+
+
+def check_single_tensor_path(optimizer: str, group: Mapping[str, Any]) -> None:
+    """Reject PyTorch's multi-tensor, fused, capturable and differentiable implementations: only the
+    single-tensor path exists here, so those flags must stay False (or None for foreach/fused)."""
+    for flag in _UNSUPPORTED_PATHS:
+        if group.get(flag):
+            default = "None" if flag in ("foreach", "fused") else "False"
+            raise NotImplementedError(
+                f"{optimizer}: {flag}=True is not supported, only the single-tensor implementation is "
+                f"(use {flag}={default})"
+            )
 
 
 class Optimizer:
@@ -126,6 +148,7 @@ class Optimizer:
                     f"parameter group didn't specify a value of required optimization parameter {name}"
                 )
             param_group.setdefault(name, default)
+        check_single_tensor_path(type(self).__name__, param_group)
         if len({id(p) for p in tensors}) != len(tensors):
             warnings.warn(
                 "optimizer contains a parameter group with duplicate parameters; in future, this will "

@@ -148,6 +148,9 @@ _TENSORS: Final[dict[str, dict[str, Tensor]]] = {
     "replication_pad2d": {"self": Tensor((1, 2, 3, 3))},
     "replication_pad2d_backward": {"grad_output": Tensor((1, 2, 5, 5)), "self": Tensor((1, 2, 3, 3))},
     "linear": {"weight": Tensor((4, 3))},
+    # random distributions: probabilities in [0, 1]
+    "bernoulli": {"self": _PROBABILITIES},
+    "bernoulli_": {"p": _PROBABILITIES},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -254,6 +257,11 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("native_dropout", "p"): 0.5,
     ("dropout", "p"): 0.5,
     ("threshold_backward", "threshold"): 0,
+    ("geometric_", "p"): 0.5,
+    ("bernoulli", "p"): 0.5,
+    ("normal", "mean"): 0.0,
+    ("normal", "std"): 1.0,
+    ("multinomial", "num_samples"): 2,
 }
 
 

@@ -6,6 +6,12 @@ result (exact bytes, base64) and the SHA-256 of the generator state afterwards; 
 keep the whole state. ``tests/c10/test_generator.py`` imports ``CASES``, ``decode`` and
 ``torch_run`` from here to replay the cases on ``framework.c10.generator`` and, when PyTorch is
 importable, on PyTorch itself.
+
+``DISTRIBUTION_CASES`` (recorded under "distribution_cases") are tensor-level calls of the other
+distributions (exponential_, geometric_, log_normal_, cauchy_, bernoulli, the normal overloads,
+multinomial, one-element poisson), written once as expressions over a library ``lib`` (``torch``
+or ``framework``) and a seeded generator ``g``; ``run_distribution`` evaluates them in order
+(``tests/ops/test_random_more.py`` replays them on framework).
 """
 
 from __future__ import annotations
@@ -146,6 +152,139 @@ def _build_cases() -> list[Case]:
 
 CASES = _build_cases()
 
+DistributionCase = tuple[str, int, list[str]]
+DISTRIBUTION_CASES: list[DistributionCase] = [
+    *[
+        (
+            f"exponential-{dtype}-seed{seed}",
+            seed,
+            [f"lib.empty({n}, dtype=lib.{dtype}).exponential_(generator=g)" for n in (1, 17, 100)]
+            + [
+                f"lib.empty(40, dtype=lib.{dtype}).exponential_(3.7, generator=g)",
+                f"lib.empty(6, 5, dtype=lib.{dtype}).t().exponential_(0.25, generator=g)",
+            ],
+        )
+        for seed in (0, 42)
+        for dtype in ("float16", "float32", "float64")
+    ],
+    *[
+        (
+            f"geometric-{dtype}-seed{seed}",
+            seed,
+            [
+                f"lib.empty(50, dtype=lib.{dtype}).geometric_(0.2, generator=g)",
+                f"lib.empty(9, dtype=lib.{dtype}).geometric_(0.9, generator=g)",
+            ],
+        )
+        for seed in (0, 7)
+        for dtype in ("uint8", "int32", "int64", "float32", "float64")
+    ],
+    *[
+        (
+            f"log_normal-{dtype}-seed{seed}",
+            seed,
+            [
+                f"lib.empty(5, dtype=lib.{dtype}).log_normal_(generator=g)",
+                f"lib.empty(40, dtype=lib.{dtype}).log_normal_(0.5, 0.25, generator=g)",
+                f"lib.empty(1, dtype=lib.{dtype}).log_normal_(-1.0, 3.0, generator=g)",
+            ],
+        )
+        for seed in (0, 3)
+        for dtype in ("float16", "float32", "float64")
+    ],
+    *[
+        (
+            f"cauchy-{dtype}-seed{seed}",
+            seed,
+            [
+                f"lib.empty(33, dtype=lib.{dtype}).cauchy_(generator=g)",
+                f"lib.empty(4, 3, dtype=lib.{dtype}).t().cauchy_(2.0, 0.5, generator=g)",
+            ],
+        )
+        for seed in (0, 5)
+        for dtype in ("float16", "float32", "float64")
+    ],
+    *[
+        (
+            f"bernoulli-more-seed{seed}",
+            seed,
+            [
+                "lib.bernoulli(lib.linspace(0, 1, 30), generator=g)",
+                "lib.bernoulli(lib.linspace(0, 1, 30, dtype=lib.float64).reshape(5, 6), generator=g)",
+                "lib.zeros(4, 5).t().bernoulli_(lib.linspace(0.1, 0.9, 4), generator=g)",
+                "lib.zeros(3, 4, dtype=lib.int64).bernoulli_(0.3, generator=g)",
+                "lib.bernoulli(lib.zeros(2, 7, dtype=lib.float64), 0.6, generator=g)",
+            ],
+        )
+        for seed in (0, 11)
+    ],
+    *[
+        (
+            f"normal-overloads-seed{seed}",
+            seed,
+            [
+                "lib.normal(lib.arange(20.0).reshape(4, 5), 2.0, generator=g)",
+                "lib.normal(lib.arange(3.0), generator=g)",
+                "lib.normal(-1.0, lib.linspace(0, 2, 7, dtype=lib.float64), generator=g)",
+                "lib.normal(lib.arange(5.0), lib.linspace(0.5, 1.5, 20).reshape(4, 5), generator=g)",
+                "lib.normal(2.0, 3.0, (17,), generator=g)",
+                "lib.normal(0.5, 0.1, size=(2, 3), dtype=lib.float64, generator=g)",
+            ],
+        )
+        for seed in (0, 9)
+    ],
+    *[
+        (
+            f"multinomial-{dtype}-seed{seed}",
+            seed,
+            [
+                f"lib.multinomial(lib.tensor([[0.1, 0.2, 0.3, 0.4], [1.0, 0.0, 3.0, 2.0]], "
+                f"dtype=lib.{dtype}), 25, True, generator=g)",
+                f"lib.multinomial(lib.linspace(0.1, 1.0, 10, dtype=lib.{dtype}), 10, generator=g)",
+                f"lib.multinomial(lib.linspace(0.1, 1.0, 12, dtype=lib.{dtype}).reshape(3, 4), 2, "
+                "generator=g)",
+                f"lib.multinomial(lib.tensor([5.0, 1.0, 0.0, 2.0], dtype=lib.{dtype}), 1, True, generator=g)",
+            ],
+        )
+        for seed in (0, 21)
+        for dtype in ("float32", "float64")
+    ],
+    *[
+        (
+            f"poisson-one-element-seed{seed}",
+            seed,
+            [
+                f"lib.poisson(lib.tensor([{rate}], dtype=lib.{dtype}), g)"
+                for rate in (0.5, 3.0, 9.9, 10.0, 35.0, 1000.0)
+                for dtype in ("float32", "float64")
+            ],
+        )
+        for seed in (0, 2, 4)
+    ],
+    (
+        "interleaved-distributions-seed13",
+        13,
+        [
+            "lib.empty(3, dtype=lib.float64).normal_(generator=g)",
+            "lib.empty(5).log_normal_(generator=g)",
+            "lib.empty(4).exponential_(generator=g)",
+            "lib.multinomial(lib.ones(6), 3, generator=g)",
+            "lib.empty(2, dtype=lib.float64).log_normal_(generator=g)",
+        ],
+    ),
+]
+
+
+def run_distribution(
+    lib: Any, case: DistributionCase
+) -> tuple[list[npt.NDArray[Any]], npt.NDArray[np.uint8]]:
+    """The flat results of a distribution case's expressions on `lib`, and its generator's final state."""
+    _, seed, expressions = case
+    g = lib.Generator().manual_seed(seed)
+    results = [np.array(eval(e, {"lib": lib, "g": g}).numpy()).reshape(-1) for e in expressions]
+    state = g.get_state()
+    return results, np.asarray(state.numpy() if hasattr(state, "numpy") else state, dtype=np.uint8)
+
 
 def state_digest(state: npt.NDArray[np.uint8]) -> str:
     return hashlib.sha256(np.ascontiguousarray(state, dtype=np.uint8).tobytes()).hexdigest()
@@ -213,10 +352,22 @@ def main() -> None:
             entry["state"] = encode(state)
         recorded.append(entry)
     lines = ",\n".join(json.dumps(entry) for entry in recorded)
+    distributions = []
+    for case in DISTRIBUTION_CASES:
+        results, state = run_distribution(torch, case)
+        distributions.append(
+            {
+                "name": case[0],
+                "results": [encode(result) for result in results],
+                "state_sha256": state_digest(state),
+            }
+        )
+    distribution_lines = ",\n".join(json.dumps(entry) for entry in distributions)
     FIXTURE_PATH.write_text(
-        f'{{"torch_version": {json.dumps(torch.__version__)},\n"cases": [\n{lines}\n]}}\n'
+        f'{{"torch_version": {json.dumps(torch.__version__)},\n"cases": [\n{lines}\n],\n'
+        f'"distribution_cases": [\n{distribution_lines}\n]}}\n'
     )
-    print(f"wrote {len(recorded)} cases to {FIXTURE_PATH}")
+    print(f"wrote {len(recorded)} + {len(distributions)} cases to {FIXTURE_PATH}")
 
 
 if __name__ == "__main__":

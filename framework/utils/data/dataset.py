@@ -1,4 +1,5 @@
-"""Datasets: `Dataset`, `TensorDataset`, `Subset`, `ConcatDataset`, and `random_split`."""
+"""Datasets: `Dataset`, `IterableDataset`, `TensorDataset`, `StackDataset`, `Subset`,
+`ConcatDataset`, `ChainDataset`, and `random_split`."""
 
 from __future__ import annotations
 
@@ -6,14 +7,23 @@ import bisect
 import itertools
 import math
 import warnings
-from collections.abc import Iterable, Sequence
-from typing import Generic, TypeVar
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Generic, TypeVar
 
 import framework
 from framework import Generator
 from framework._tensor import Tensor
 
-__all__ = ["ConcatDataset", "Dataset", "Subset", "TensorDataset", "random_split"]
+__all__ = [
+    "ChainDataset",
+    "ConcatDataset",
+    "Dataset",
+    "IterableDataset",
+    "StackDataset",
+    "Subset",
+    "TensorDataset",
+    "random_split",
+]
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -29,6 +39,14 @@ class Dataset(Generic[T_co]):
 
     def __add__(self, other: Dataset[T_co]) -> ConcatDataset[T_co]:
         return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset[T_co], Iterable[T_co]):
+    """A stream of samples (`__iter__`), read in order by `DataLoader` (no sampler, no shuffling);
+    `a + b` chains two of them."""
+
+    def __add__(self, other: Dataset[T_co]) -> ChainDataset:  # type: ignore[override]
+        return ChainDataset([self, other])
 
 
 class TensorDataset(Dataset[tuple[Tensor, ...]]):
@@ -69,6 +87,9 @@ class ConcatDataset(Dataset[T_co]):
         self.datasets = list(datasets)
         if not self.datasets:
             raise AssertionError("datasets should not be an empty iterable")
+        for dataset in self.datasets:
+            if isinstance(dataset, IterableDataset):
+                raise AssertionError("ConcatDataset does not support IterableDataset")
         self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
 
     def __len__(self) -> int:
@@ -82,6 +103,75 @@ class ConcatDataset(Dataset[T_co]):
         dataset_idx = bisect.bisect_right(self.cumulative_sizes, idx)
         sample_idx = idx - (self.cumulative_sizes[dataset_idx - 1] if dataset_idx else 0)
         return self.datasets[dataset_idx][sample_idx]
+
+
+class ChainDataset(IterableDataset[Any]):
+    """The samples of several iterable datasets, one stream after the other."""
+
+    def __init__(self, datasets: Iterable[Dataset[Any]]) -> None:
+        self.datasets = datasets
+
+    def _iterables(self) -> Iterator[IterableDataset[Any]]:
+        for dataset in self.datasets:
+            if not isinstance(dataset, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield dataset
+
+    def __iter__(self) -> Iterator[Any]:
+        for dataset in self._iterables():
+            yield from dataset
+
+    def __len__(self) -> int:
+        return sum(len(dataset) for dataset in self._iterables())
+
+
+class StackDataset(Dataset[Any]):
+    """Sample i of several datasets of one length, as a tuple (datasets given positionally) or a dict
+    (given by keyword)."""
+
+    datasets: tuple[Dataset[Any], ...] | dict[str, Dataset[Any]]
+
+    def __init__(self, *args: Dataset[Any], **kwargs: Dataset[Any]) -> None:
+        if args and kwargs:
+            raise ValueError(
+                "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like input/output, "
+                "but both types are given."
+            )
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        parts = list(args or kwargs.values())
+        self._length = len(parts[0])
+        if any(self._length != len(dataset) for dataset in parts):
+            raise ValueError("Size mismatch between datasets")
+        self.datasets = args or kwargs
+
+    def __getitem__(self, index: int) -> Any:
+        if isinstance(self.datasets, dict):
+            return {key: dataset[index] for key, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __getitems__(self, indices: list[int]) -> list[Any]:
+        """The samples at `indices`, each part fetched with its dataset's `__getitems__` when it has one."""
+        named = self.datasets.items() if isinstance(self.datasets, dict) else enumerate(self.datasets)
+        columns = {key: self._column(dataset, indices) for key, dataset in named}
+        if isinstance(self.datasets, dict):
+            return [{key: column[i] for key, column in columns.items()} for i in range(len(indices))]
+        return [tuple(column[i] for column in columns.values()) for i in range(len(indices))]
+
+    @staticmethod
+    def _column(dataset: Dataset[Any], indices: list[int]) -> list[Any]:
+        getitems = getattr(dataset, "__getitems__", None)
+        if not callable(getitems):
+            return [dataset[i] for i in indices]
+        items = list(getitems(indices))
+        if len(items) != len(indices):
+            raise ValueError(
+                f"Nested dataset's output size mismatch. Expected {len(indices)}, got {len(items)}"
+            )
+        return items
+
+    def __len__(self) -> int:
+        return self._length
 
 
 def _split_lengths(total: int, lengths: Sequence[int | float]) -> list[int]:

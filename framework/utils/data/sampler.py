@@ -1,4 +1,5 @@
-"""Samplers: `Sampler`, `SequentialSampler`, `RandomSampler`, `SubsetRandomSampler`, `BatchSampler`.
+"""Samplers: `Sampler`, `SequentialSampler`, `RandomSampler`, `SubsetRandomSampler`,
+`WeightedRandomSampler`, `BatchSampler`.
 
 `RandomSampler` draws as PyTorch's does (a `randperm` per pass from its generator, or from a
 generator seeded by one draw of the default one), so the same seed gives the same order."""
@@ -7,12 +8,19 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence, Sized
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import framework
 from framework import Generator
 
-__all__ = ["BatchSampler", "RandomSampler", "Sampler", "SequentialSampler", "SubsetRandomSampler"]
+__all__ = [
+    "BatchSampler",
+    "RandomSampler",
+    "Sampler",
+    "SequentialSampler",
+    "SubsetRandomSampler",
+    "WeightedRandomSampler",
+]
 
 T_co = TypeVar("T_co", covariant=True)
 
@@ -104,6 +112,51 @@ class SubsetRandomSampler(Sampler[int]):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler[int]):
+    """`num_samples` indices drawn with probabilities proportional to `weights` (one `multinomial` per
+    pass, with or without `replacement`), as PyTorch's."""
+
+    def __init__(
+        self,
+        weights: Sequence[float] | framework.Tensor,
+        num_samples: int,
+        replacement: bool = True,
+        generator: Generator | None = None,
+    ) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={num_samples}"
+            )
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        weights_tensor = framework.as_tensor(weights, dtype=framework.float64)
+        if weights_tensor.dim() != 1:
+            raise ValueError(
+                f"weights should be a 1d sequence but given weights have shape {tuple(weights_tensor.shape)}"
+            )
+        self.weights = weights_tensor
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = framework.multinomial(
+            self.weights, self.num_samples, self.replacement, generator=self.generator
+        )
+        yield from drawn.tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class _InfiniteConstantSampler(Sampler[Any]):
+    """None forever: the sampler of a DataLoader over an IterableDataset (its batches only count)."""
+
+    def __iter__(self) -> Iterator[Any]:
+        while True:
+            yield None
 
 
 class BatchSampler(Sampler[list[int]]):

@@ -1,0 +1,68 @@
+"""`Adadelta`: steps scaled by running averages of squared gradients and squared updates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import framework
+from framework import no_grad
+from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, scalar_dtype
+
+__all__ = ["Adadelta"]
+
+
+class Adadelta(Optimizer):
+    """delta = sqrt(acc_delta + eps)/sqrt(square_avg + eps)·g, p ← p - lr·delta, both averages
+    decayed by `rho` (PyTorch's single-tensor update, operation for operation)."""
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float = 1.0,
+        rho: float = 0.9,
+        eps: float = 1e-6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        *,
+        capturable: bool = False,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        check_non_negative(lr=lr)
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        check_non_negative(eps=eps, weight_decay=weight_decay)
+        defaults = {
+            "lr": lr,
+            "rho": rho,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "maximize": maximize,
+            "capturable": capturable,
+            "foreach": foreach,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, rho, eps, weight_decay = group["lr"], group["rho"], group["eps"], group["weight_decay"]
+            for param, grad in self.params_and_grads(group):
+                state = self.state[param]
+                if not state:
+                    state["step"] = framework.zeros((), dtype=scalar_dtype())
+                    state["square_avg"] = framework.zeros_like(param)
+                    state["acc_delta"] = framework.zeros_like(param)
+                square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+                state["step"] += 1
+                if weight_decay != 0:
+                    grad = grad.add(param, alpha=weight_decay)
+                square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+                std = square_avg.add(eps).sqrt_()
+                delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
+                acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+                param.add_(delta, alpha=-lr)
+        return loss

@@ -1,0 +1,73 @@
+"""`ASGD`: averaged stochastic gradient descent."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import framework
+from framework import no_grad
+from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, scalar_dtype
+
+__all__ = ["ASGD"]
+
+
+class ASGD(Optimizer):
+    """SGD with a decaying step size eta = lr/(1 + lambd·lr·t)^alpha and a running average `ax` of
+    the iterates from step `t0` on (PyTorch's single-tensor update, operation for operation)."""
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float = 1e-2,
+        lambd: float = 1e-4,
+        alpha: float = 0.75,
+        t0: float = 1e6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ) -> None:
+        check_non_negative(lr=lr, weight_decay=weight_decay)
+        defaults = {
+            "lr": lr,
+            "lambd": lambd,
+            "alpha": alpha,
+            "t0": t0,
+            "weight_decay": weight_decay,
+            "foreach": foreach,
+            "maximize": maximize,
+            "differentiable": differentiable,
+            "capturable": capturable,
+        }
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
+            weight_decay = group["weight_decay"]
+            for param, grad in self.params_and_grads(group):
+                state = self.state[param]
+                if not state:
+                    state["step"] = framework.zeros((), dtype=scalar_dtype())
+                    state["eta"] = framework.tensor(lr, dtype=scalar_dtype())
+                    state["mu"] = framework.ones((), dtype=scalar_dtype())
+                    state["ax"] = framework.zeros_like(param)
+                mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
+                step_t += 1
+                if weight_decay != 0:
+                    grad = grad.add(param, alpha=weight_decay)
+                eta_value = eta.item()
+                param.mul_(1 - lambd * eta_value)
+                param.add_(grad, alpha=-eta_value)
+                if mu.item() != 1:
+                    ax.add_(param.sub(ax).mul_(mu))
+                else:
+                    ax.copy_(param)
+                step = step_t.item()
+                eta.copy_(framework.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+                mu.copy_(framework.as_tensor(1 / max(1, step - t0)))
+        return loss

@@ -1,0 +1,94 @@
+"""`NAdam`: Adam with Nesterov momentum (momentum decay schedule, L2 or decoupled weight decay)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import framework
+from framework import no_grad
+from framework.optim.optimizer import (
+    Optimizer,
+    ParamsT,
+    check_betas,
+    check_non_negative,
+    scalar_dtype,
+    step_counter,
+)
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    """Adam whose update looks one momentum step ahead, the momentum coefficient at step t being
+    beta1·(1 - 0.5·0.96^(t·momentum_decay)) (PyTorch's single-tensor update, operation for
+    operation). `decoupled_weight_decay=True` is NAdamW."""
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float = 2e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        momentum_decay: float = 4e-3,
+        decoupled_weight_decay: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        check_non_negative(lr=lr, eps=eps)
+        check_betas(betas)
+        check_non_negative(weight_decay=weight_decay, momentum_decay=momentum_decay)
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "momentum_decay": momentum_decay,
+            "decoupled_weight_decay": decoupled_weight_decay,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+            beta1, beta2 = group["betas"]
+            momentum_decay = group["momentum_decay"]
+            for param, grad in self.params_and_grads(group):
+                state = self.state[param]
+                if not state:
+                    state["step"] = step_counter()
+                    state["mu_product"] = framework.tensor(1.0, dtype=scalar_dtype())
+                    state["exp_avg"] = framework.zeros_like(param)
+                    state["exp_avg_sq"] = framework.zeros_like(param)
+                exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+                mu_product, step_t = state["mu_product"], state["step"]
+                step_t += 1
+                step = step_t.item()
+                bias_correction2 = 1 - beta2**step
+                if weight_decay != 0:
+                    if group["decoupled_weight_decay"]:
+                        param.mul_(1 - lr * weight_decay)
+                    else:
+                        grad = grad.add(param, alpha=weight_decay)
+                mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+                mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+                mu_product *= mu
+                exp_avg.lerp_(grad, 1 - beta1)
+                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+                denom = exp_avg_sq.div(bias_correction2).sqrt()
+                mu_product_value = mu_product.item()
+                mu_product_next = mu_product_value * mu_next
+                denom.add_(eps)
+                param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - mu_product_value))
+                param.addcdiv_(exp_avg, denom, value=-lr * mu_next / (1.0 - mu_product_next))
+        return loss

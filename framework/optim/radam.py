@@ -1,0 +1,86 @@
+"""`RAdam`: Adam with the variance of its adaptive learning rate rectified (L2 or decoupled weight
+decay)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import framework
+from framework import no_grad
+from framework.optim.optimizer import Optimizer, ParamsT, check_betas, check_non_negative, step_counter
+
+__all__ = ["RAdam"]
+
+
+class RAdam(Optimizer):
+    """Adam that takes plain bias-corrected momentum steps until the approximated length of the
+    simple moving average, rho_t, exceeds 5, then rectified adaptive steps (PyTorch's
+    single-tensor update, operation for operation). `decoupled_weight_decay=True` is RAdamW."""
+
+    def __init__(
+        self,
+        params: ParamsT,
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        decoupled_weight_decay: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        check_non_negative(lr=lr, eps=eps)
+        check_betas(betas)
+        check_non_negative(weight_decay=weight_decay)
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "decoupled_weight_decay": decoupled_weight_decay,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+            beta1, beta2 = group["betas"]
+            for param, grad in self.params_and_grads(group):
+                state = self.state[param]
+                if not state:
+                    state["step"] = step_counter()
+                    state["exp_avg"] = framework.zeros_like(param)
+                    state["exp_avg_sq"] = framework.zeros_like(param)
+                exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
+                step_t += 1
+                step = step_t.item()
+                if weight_decay != 0:
+                    if group["decoupled_weight_decay"]:
+                        param.mul_(1 - lr * weight_decay)
+                    else:
+                        grad = grad.add(param, alpha=weight_decay)
+                exp_avg.lerp_(grad, 1 - beta1)
+                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+                bias_correction1 = 1 - beta1**step
+                bias_correction2 = 1 - beta2**step
+                bias_corrected_exp_avg = exp_avg / bias_correction1
+                rho_inf = 2 / (1 - beta2) - 1
+                rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+                if rho_t > 5.0:
+                    adaptive_lr = (bias_correction2**0.5) / exp_avg_sq.sqrt().add_(eps)
+                    rect = (
+                        (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
+                    ) ** 0.5
+                    param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
+                else:
+                    param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
+        return loss
