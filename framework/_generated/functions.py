@@ -253,7 +253,6 @@ trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
 unflatten = function("unflatten")
-unique_consecutive = function("unique_consecutive")
 unique_dim = function("unique_dim")
 unique_dim_consecutive = function("unique_dim_consecutive")
 unsqueeze = function("unsqueeze")
@@ -514,7 +513,6 @@ __all__ = [
     "trunc_",
     "unbind",
     "unflatten",
-    "unique_consecutive",
     "unique_dim",
     "unique_dim_consecutive",
     "unsqueeze",

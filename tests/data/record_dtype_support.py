@@ -148,6 +148,7 @@ _TENSORS: Final[dict[str, dict[str, Tensor]]] = {
     "replication_pad2d": {"self": Tensor((1, 2, 3, 3))},
     "replication_pad2d_backward": {"grad_output": Tensor((1, 2, 5, 5)), "self": Tensor((1, 2, 3, 3))},
     "linear": {"weight": Tensor((4, 3))},
+    "bucketize": {"boundaries": Tensor((3,))},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -221,6 +222,8 @@ _VALUES: Final[dict[str, Any]] = {
     "ignore_index": -100,
     "pad": [1, 1],
     "scale": 2.0,
+    "k": 1,
+    "stable": True,
 }
 _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("where", "self"): 2,
@@ -251,6 +254,8 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("native_dropout", "p"): 0.5,
     ("dropout", "p"): 0.5,
     ("threshold_backward", "threshold"): 0,
+    ("searchsorted", "self"): 2,
+    ("bucketize", "self"): 2,
 }
 
 

@@ -60,7 +60,8 @@ def _order(a: Array, axis: int, descending: bool) -> Array:
     if not descending:
         return np.argsort(a, axis=axis, kind="stable")
     flipped = np.argsort(np.flip(a, axis), axis=axis, kind="stable")
-    return (a.shape[axis] - 1) - np.flip(flipped, axis)
+    order: Array = (a.shape[axis] - 1) - np.flip(flipped, axis)
+    return order
 
 
 def _check_out_pair(values: Tensor | None, indices: Tensor | None, d: dtype) -> None:
@@ -300,9 +301,10 @@ def _median_position(a: Array, axis: int, ignore_nan: bool) -> Array:
         nans = np.isnan(a).sum(axis=axis, keepdims=True)
     else:
         nans = np.zeros(_lane_shape(a, axis), dtype=np.int64)
-    if ignore_nan:
-        return np.maximum(n - nans - 1, 0) // 2
-    return np.where(nans > 0, n - nans, (n - 1) // 2)
+    position: Array = (
+        np.maximum(n - nans - 1, 0) // 2 if ignore_nan else np.where(nans > 0, n - nans, (n - 1) // 2)
+    )
+    return position
 
 
 def _check_median_dtype(op: str, d: dtype) -> None:
@@ -797,6 +799,18 @@ def bucketize(
 
 @kernel("bucketize_out")
 def bucketize_out(
-    self: Tensor | Number, boundaries: Tensor, *, out_int32: bool = False, right: bool = False, out: Tensor
+    self: Tensor, boundaries: Tensor, *, out_int32: bool = False, right: bool = False, out: Tensor
 ) -> Tensor:
     return _bucketize(self, boundaries, out_int32, right, out)
+
+
+@kernel("bucketize_scalar_out")
+def bucketize_scalar_out(
+    self: Number, boundaries: Tensor, *, out_int32: bool = False, right: bool = False, out: Tensor
+) -> Tensor:
+    """bucketize.Scalar_out (CompositeExplicitAutograd): the functional result copied into `out`."""
+    result: Tensor = aten_op("bucketize.Scalar")(self, boundaries, out_int32=out_int32, right=right)
+    check_out_dtype(out, result._impl.dtype)
+    resize_output(out, result._impl.sizes)
+    aten_op("copy_.default")(out, result)
+    return out
