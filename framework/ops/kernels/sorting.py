@@ -3,15 +3,18 @@ median/nanmedian, mode, cummax/cummin, the unique family (_unique, _unique2, uni
 unique_consecutive, unique_dim_consecutive), searchsorted and bucketize.
 
 Orderings are PyTorch's: NaN sorts as the largest value, and sorting is stable in both directions
-(equal elements keep their order, as PyTorch's CPU sort always does).  Selections that PyTorch
-leaves to an unstable selection algorithm (topk, kthvalue and the medians among equal values;
-mode among more than 16 equal values) take the element a stable sort puts at that position: the
-same values as PyTorch, and on inputs without ties the same indices.  mode returns the smallest
-of the most frequent values and the last index holding it.  cummax/cummin point at the last
-occurrence of the running extreme (a NaN, once seen, stays the extreme).  searchsorted is
-PyTorch's binary search, run for all values at once, so NaNs among the boundaries give the same
-answers as in PyTorch.  The unique operators always sort their results (as PyTorch's CPU kernels
-do, whatever `sorted` says) and never merge NaNs.
+(equal elements keep their order, as PyTorch's CPU sort always does).  Selections take the
+element a stable sort puts at the selected position: the same values as PyTorch always, and the
+same indices on inputs without ties; among equal values PyTorch's topk and kthvalue report
+whatever its unstable selection algorithm leaves there (the medians' indices agreed with it on
+every tied input tried).  mode returns the smallest of the most frequent values and the last
+index holding it, as PyTorch does for lanes of up to 16 elements (beyond that its unstable sort
+may report another index of that value; a NaN, equal to nothing, counts once).  cummax/cummin
+point at the last occurrence of the running extreme (a NaN, once seen, stays the extreme).
+searchsorted is PyTorch's binary search, run for all values at once, so NaNs among the boundaries
+give the same answers as in PyTorch.  The unique operators always sort their results (as PyTorch's CPU kernels
+do, whatever `sorted` says) and never merge NaNs; slices holding NaNs sort as NaN-last
+lexicographic order puts them, where PyTorch's comparator leaves their order unspecified.
 """
 
 from __future__ import annotations
@@ -746,11 +749,16 @@ def _searchsorted(
         raise not_implemented("searchsorted_out_cpu", common)
     bd = array(boundaries).astype(common.numpy_dtype, copy=False)
     v = (array(values) if isinstance(values, Tensor) else np.array(values)).astype(common.numpy_dtype)
-    rows = bd.reshape(math.prod(bd.shape[:-1]), bd.shape[-1])
-    order = None if sorter is None else array(sorter).reshape(rows.shape)
-    found = _binary_search(
-        rows, order, v.reshape(rows.shape[0] if bd.ndim > 1 else 1, -1), right or side == "right"
-    )
+    upper = right or side == "right"
+    order = None if sorter is None else array(sorter)
+    if bd.ndim == 1 and not (bd.dtype.kind == "f" and np.isnan(bd).any()):
+        # Without NaN boundaries every binary search finds the bound NumPy's does (NaN values
+        # sort last in both).
+        found = np.searchsorted(bd, v, side="right" if upper else "left", sorter=order)
+    else:
+        rows = bd.reshape(math.prod(bd.shape[:-1]), bd.shape[-1])
+        search_order = None if order is None else order.reshape(rows.shape)
+        found = _binary_search(rows, search_order, v.reshape(rows.shape[0] if bd.ndim > 1 else 1, -1), upper)
     array(result)[...] = found.reshape(shape)
     return result
 
