@@ -26,6 +26,7 @@ from framework._tensor import Tensor, from_numpy, is_tensor, numel
 from framework._tensor_new import as_tensor, tensor
 from framework._tensor_str import get_printoptions, printoptions, set_printoptions
 from framework._type_info import finfo, iinfo
+from framework._unique_api import unique, unique_consecutive
 from framework.autograd import (
     enable_grad,
     inference_mode,
@@ -202,6 +203,8 @@ __all__ = [
     "strided",
     "tensor",
     "uint8",
+    "unique",
+    "unique_consecutive",
     "use_deterministic_algorithms",
     "utils",
 ]

@@ -578,6 +578,31 @@ class Tensor(TensorMethods):
 
         return new_tensor(self, data, dtype=dtype, device=device, requires_grad=requires_grad)
 
+    def unique(
+        self,
+        sorted: builtins.bool = True,
+        return_inverse: builtins.bool = False,
+        return_counts: builtins.bool = False,
+        dim: builtins.int | None = None,
+    ) -> Any:
+        """`framework.unique(self, ...)`: the distinct elements (or slices along `dim`), with the
+        inverse indices and/or counts asked for."""
+        from framework._unique_api import unique
+
+        return unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(
+        self,
+        return_inverse: builtins.bool = False,
+        return_counts: builtins.bool = False,
+        dim: builtins.int | None = None,
+    ) -> Any:
+        """`framework.unique_consecutive(self, ...)`: runs of equal consecutive elements (or
+        slices along `dim`) reduced to one, with the inverse indices and/or counts asked for."""
+        from framework._unique_api import unique_consecutive
+
+        return unique_consecutive(self, return_inverse, return_counts, dim)
+
     def __format__(self, format_spec: str) -> str:
         """A 0-dim tensor formats as its value (`f"{loss:.4f}"`), as in PyTorch; anything else (a
         subclass such as Parameter included) as an object, which takes no format spec."""

@@ -14,6 +14,8 @@ _reshape_copy = function("_reshape_copy")
 _softmax = function("_softmax")
 _softmax_backward_data = function("_softmax_backward_data")
 _to_copy = function("_to_copy")
+_unique = function("_unique")
+_unique2 = function("_unique2")
 _unsafe_view = function("_unsafe_view")
 abs = function("abs")
 abs_ = function("abs_")
@@ -32,6 +34,7 @@ any = function("any")
 arange = function("arange")
 argmax = function("argmax")
 argmin = function("argmin")
+argsort = function("argsort")
 as_strided = function("as_strided")
 as_strided_ = function("as_strided_")
 asin = function("asin")
@@ -52,6 +55,7 @@ bitwise_not_ = function("bitwise_not_")
 bitwise_or = function("bitwise_or")
 bitwise_xor = function("bitwise_xor")
 bmm = function("bmm")
+bucketize = function("bucketize")
 cat = function("cat")
 ceil = function("ceil")
 ceil_ = function("ceil_")
@@ -74,6 +78,8 @@ cos_ = function("cos_")
 cosh = function("cosh")
 cosh_ = function("cosh_")
 cross_entropy_loss = function("cross_entropy_loss")
+cummax = function("cummax")
+cummin = function("cummin")
 cumprod = function("cumprod")
 cumsum = function("cumsum")
 diagonal = function("diagonal")
@@ -115,6 +121,7 @@ index_select = function("index_select")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
+kthvalue = function("kthvalue")
 l1_loss = function("l1_loss")
 layer_norm = function("layer_norm")
 le = function("le")
@@ -146,16 +153,20 @@ max_pool2d_with_indices = function("max_pool2d_with_indices")
 max_pool2d_with_indices_backward = function("max_pool2d_with_indices_backward")
 maximum = function("maximum")
 mean = function("mean")
+median = function("median")
 min = function("min")
 minimum = function("minimum")
 mm = function("mm")
+mode = function("mode")
 moveaxis = function("moveaxis")
 movedim = function("movedim")
 mse_loss = function("mse_loss")
 mse_loss_backward = function("mse_loss_backward")
+msort = function("msort")
 mul = function("mul")
 multinomial = function("multinomial")
 mv = function("mv")
+nanmedian = function("nanmedian")
 narrow = function("narrow")
 native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
@@ -207,6 +218,7 @@ rsub = function("rsub")
 scalar_tensor = function("scalar_tensor")
 scatter = function("scatter")
 scatter_add = function("scatter_add")
+searchsorted = function("searchsorted")
 select = function("select")
 sigmoid = function("sigmoid")
 sigmoid_ = function("sigmoid_")
@@ -221,6 +233,7 @@ sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
 softmax = function("softmax")
+sort = function("sort")
 split = function("split")
 split_with_sizes = function("split_with_sizes")
 sqrt = function("sqrt")
@@ -238,6 +251,7 @@ tan_ = function("tan_")
 tanh = function("tanh")
 tanh_ = function("tanh_")
 threshold_backward = function("threshold_backward")
+topk = function("topk")
 transpose = function("transpose")
 tril = function("tril")
 triu = function("triu")
@@ -245,6 +259,8 @@ trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
 unflatten = function("unflatten")
+unique_dim = function("unique_dim")
+unique_dim_consecutive = function("unique_dim_consecutive")
 unsqueeze = function("unsqueeze")
 var = function("var")
 view_as_complex = function("view_as_complex")
@@ -264,6 +280,8 @@ __all__ = [
     "_softmax",
     "_softmax_backward_data",
     "_to_copy",
+    "_unique",
+    "_unique2",
     "_unsafe_view",
     "abs",
     "abs_",
@@ -282,6 +300,7 @@ __all__ = [
     "arange",
     "argmax",
     "argmin",
+    "argsort",
     "as_strided",
     "as_strided_",
     "asin",
@@ -302,6 +321,7 @@ __all__ = [
     "bitwise_or",
     "bitwise_xor",
     "bmm",
+    "bucketize",
     "cat",
     "ceil",
     "ceil_",
@@ -324,6 +344,8 @@ __all__ = [
     "cosh",
     "cosh_",
     "cross_entropy_loss",
+    "cummax",
+    "cummin",
     "cumprod",
     "cumsum",
     "diagonal",
@@ -365,6 +387,7 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "kthvalue",
     "l1_loss",
     "layer_norm",
     "le",
@@ -396,16 +419,20 @@ __all__ = [
     "max_pool2d_with_indices_backward",
     "maximum",
     "mean",
+    "median",
     "min",
     "minimum",
     "mm",
+    "mode",
     "moveaxis",
     "movedim",
     "mse_loss",
     "mse_loss_backward",
+    "msort",
     "mul",
     "multinomial",
     "mv",
+    "nanmedian",
     "narrow",
     "native_batch_norm",
     "native_batch_norm_backward",
@@ -457,6 +484,7 @@ __all__ = [
     "scalar_tensor",
     "scatter",
     "scatter_add",
+    "searchsorted",
     "select",
     "sigmoid",
     "sigmoid_",
@@ -471,6 +499,7 @@ __all__ = [
     "sinh_",
     "slice",
     "softmax",
+    "sort",
     "split",
     "split_with_sizes",
     "sqrt",
@@ -488,6 +517,7 @@ __all__ = [
     "tanh",
     "tanh_",
     "threshold_backward",
+    "topk",
     "transpose",
     "tril",
     "triu",
@@ -495,6 +525,8 @@ __all__ = [
     "trunc_",
     "unbind",
     "unflatten",
+    "unique_dim",
+    "unique_dim_consecutive",
     "unsqueeze",
     "var",
     "view_as_complex",

@@ -10,6 +10,39 @@ from framework._tensor import Tensor
 from framework._tensor_str import return_type_repr
 
 
+class cummax(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+cummax.__module__ = "framework.return_types"
+
+
+class cummin(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+cummin.__module__ = "framework.return_types"
+
+
+class kthvalue(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+kthvalue.__module__ = "framework.return_types"
+
+
 class max(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -19,6 +52,17 @@ class max(NamedTuple):
 
 
 max.__module__ = "framework.return_types"
+
+
+class median(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+median.__module__ = "framework.return_types"
 
 
 class min(NamedTuple):
@@ -32,6 +76,28 @@ class min(NamedTuple):
 min.__module__ = "framework.return_types"
 
 
+class mode(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+mode.__module__ = "framework.return_types"
+
+
+class nanmedian(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+nanmedian.__module__ = "framework.return_types"
+
+
 class nll_loss_forward(NamedTuple):
     output: Tensor
     total_weight: Tensor
@@ -43,8 +109,38 @@ class nll_loss_forward(NamedTuple):
 nll_loss_forward.__module__ = "framework.return_types"
 
 
+class sort(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+sort.__module__ = "framework.return_types"
+
+
+class topk(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+topk.__module__ = "framework.return_types"
+
+
 __all__ = [
+    "cummax",
+    "cummin",
+    "kthvalue",
     "max",
+    "median",
     "min",
+    "mode",
+    "nanmedian",
     "nll_loss_forward",
+    "sort",
+    "topk",
 ]

@@ -52,9 +52,11 @@ SKIP_PYTHON_BINDINGS: Final = frozenset(
     f"aten::{name}.{overload}"
     for name in ("add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_")
     for overload in ("Scalar", "Scalar_out", "Scalar_mode", "Scalar_mode_out")
-)
+) | {"aten::unique_consecutive"}
 """Schemas PyTorch keeps out of the Python API: a Python number there becomes a wrapped-number
-tensor for the `.Tensor` overload (so `x * 2` records MulBackward0, as in PyTorch)."""
+tensor for the `.Tensor` overload (so `x * 2` records MulBackward0, as in PyTorch); and
+unique_consecutive, whose Python function (framework._unique_api, as torch.functional's) returns
+only the tensors asked for."""
 
 
 def python_groups(functions: list[NativeFunction]) -> dict[str, list[Overload]]:

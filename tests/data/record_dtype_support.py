@@ -151,6 +151,7 @@ _TENSORS: Final[dict[str, dict[str, Tensor]]] = {
     # random distributions: probabilities in [0, 1]
     "bernoulli": {"self": _PROBABILITIES},
     "bernoulli_": {"p": _PROBABILITIES},
+    "bucketize": {"boundaries": Tensor((3,))},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -225,6 +226,8 @@ _VALUES: Final[dict[str, Any]] = {
     "ignore_index": -100,
     "pad": [1, 1],
     "scale": 2.0,
+    "k": 1,
+    "stable": True,
 }
 _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("where", "self"): 2,
@@ -262,6 +265,8 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("normal", "mean"): 0.0,
     ("normal", "std"): 1.0,
     ("multinomial", "num_samples"): 2,
+    ("searchsorted", "self"): 2,
+    ("bucketize", "self"): 2,
 }
 
 

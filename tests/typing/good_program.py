@@ -25,6 +25,10 @@ def main() -> float:
     values, indices = y.min(dim=0)
     assert best.values.shape == (4,) and best.indices.dtype == framework.int64
     assert values.shape == indices.shape == (2,)
+    ranked: framework.return_types.sort = y.sort(dim=1, descending=True)
+    distinct: Tensor = framework.unique(y)
+    kept, inverse = framework.unique(y, return_inverse=True)
+    assert ranked.indices.shape == (4, 2) and inverse.shape == (4, 2) and kept.shape == distinct.shape
     m = framework.empty(2, 3, device="meta")
     shape: tuple[int, ...] = (m + 1).shape
     assert shape == (2, 3)
