@@ -60,6 +60,8 @@ clamp_max = function("clamp_max")
 clamp_max_ = function("clamp_max_")
 clamp_min = function("clamp_min")
 clamp_min_ = function("clamp_min_")
+clip = function("clip")
+clip_ = function("clip_")
 clone = function("clone")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
@@ -67,6 +69,7 @@ conv2d = function("conv2d")
 convolution = function("convolution")
 convolution_backward = function("convolution_backward")
 copy = function("copy")
+copysign = function("copysign")
 cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
@@ -74,6 +77,8 @@ cosh_ = function("cosh_")
 cross_entropy_loss = function("cross_entropy_loss")
 cumprod = function("cumprod")
 cumsum = function("cumsum")
+deg2rad = function("deg2rad")
+deg2rad_ = function("deg2rad_")
 diagonal = function("diagonal")
 div = function("div")
 dot = function("dot")
@@ -84,7 +89,14 @@ empty = function("empty")
 empty_like = function("empty_like")
 empty_strided = function("empty_strided")
 eq = function("eq")
+erf = function("erf")
+erf_ = function("erf_")
+erfc = function("erfc")
+erfc_ = function("erfc_")
+erfinv = function("erfinv")
 exp = function("exp")
+exp2 = function("exp2")
+exp2_ = function("exp2_")
 exp_ = function("exp_")
 expm1 = function("expm1")
 expm1_ = function("expm1_")
@@ -92,10 +104,13 @@ eye = function("eye")
 fill_ = function("fill_")
 flatten = function("flatten")
 flip = function("flip")
+float_power = function("float_power")
 floor = function("floor")
 floor_ = function("floor_")
 floor_divide = function("floor_divide")
 fmod = function("fmod")
+frac = function("frac")
+frac_ = function("frac_")
 full = function("full")
 full_like = function("full_like")
 gather = function("gather")
@@ -105,6 +120,8 @@ gelu_ = function("gelu_")
 gelu_backward = function("gelu_backward")
 ger = function("ger")
 gt = function("gt")
+heaviside = function("heaviside")
+hypot = function("hypot")
 imag = function("imag")
 index = function("index")
 index_put = function("index_put")
@@ -128,11 +145,15 @@ log2 = function("log2")
 log2_ = function("log2_")
 log_ = function("log_")
 log_softmax = function("log_softmax")
+logaddexp = function("logaddexp")
+logaddexp2 = function("logaddexp2")
 logical_and = function("logical_and")
 logical_not = function("logical_not")
 logical_not_ = function("logical_not_")
 logical_or = function("logical_or")
 logical_xor = function("logical_xor")
+logit = function("logit")
+logit_ = function("logit_")
 logsumexp = function("logsumexp")
 lt = function("lt")
 masked_fill = function("masked_fill")
@@ -153,6 +174,8 @@ mse_loss = function("mse_loss")
 mse_loss_backward = function("mse_loss_backward")
 mul = function("mul")
 mv = function("mv")
+nan_to_num = function("nan_to_num")
+nan_to_num_ = function("nan_to_num_")
 narrow = function("narrow")
 native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
@@ -175,6 +198,8 @@ outer = function("outer")
 permute = function("permute")
 pow = function("pow")
 prod = function("prod")
+rad2deg = function("rad2deg")
+rad2deg_ = function("rad2deg_")
 rand = function("rand")
 rand_like = function("rand_like")
 randint = function("randint")
@@ -202,10 +227,12 @@ scalar_tensor = function("scalar_tensor")
 scatter = function("scatter")
 scatter_add = function("scatter_add")
 select = function("select")
+sgn = function("sgn")
 sigmoid = function("sigmoid")
 sigmoid_ = function("sigmoid_")
 sign = function("sign")
 sign_ = function("sign_")
+signbit = function("signbit")
 silu = function("silu")
 silu_ = function("silu_")
 silu_backward = function("silu_backward")
@@ -219,6 +246,8 @@ split = function("split")
 split_with_sizes = function("split_with_sizes")
 sqrt = function("sqrt")
 sqrt_ = function("sqrt_")
+square = function("square")
+square_ = function("square_")
 squeeze = function("squeeze")
 stack = function("stack")
 std = function("std")
@@ -244,6 +273,8 @@ var = function("var")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
 where = function("where")
+xlogy = function("xlogy")
+xlogy_ = function("xlogy_")
 zero_ = function("zero_")
 zeros = function("zeros")
 zeros_like = function("zeros_like")
@@ -304,6 +335,8 @@ __all__ = [
     "clamp_max_",
     "clamp_min",
     "clamp_min_",
+    "clip",
+    "clip_",
     "clone",
     "constant_pad_nd",
     "conv1d",
@@ -311,6 +344,7 @@ __all__ = [
     "convolution",
     "convolution_backward",
     "copy",
+    "copysign",
     "cos",
     "cos_",
     "cosh",
@@ -318,6 +352,8 @@ __all__ = [
     "cross_entropy_loss",
     "cumprod",
     "cumsum",
+    "deg2rad",
+    "deg2rad_",
     "diagonal",
     "div",
     "dot",
@@ -328,7 +364,14 @@ __all__ = [
     "empty_like",
     "empty_strided",
     "eq",
+    "erf",
+    "erf_",
+    "erfc",
+    "erfc_",
+    "erfinv",
     "exp",
+    "exp2",
+    "exp2_",
     "exp_",
     "expm1",
     "expm1_",
@@ -336,10 +379,13 @@ __all__ = [
     "fill_",
     "flatten",
     "flip",
+    "float_power",
     "floor",
     "floor_",
     "floor_divide",
     "fmod",
+    "frac",
+    "frac_",
     "full",
     "full_like",
     "gather",
@@ -349,6 +395,8 @@ __all__ = [
     "gelu_backward",
     "ger",
     "gt",
+    "heaviside",
+    "hypot",
     "imag",
     "index",
     "index_put",
@@ -372,11 +420,15 @@ __all__ = [
     "log2_",
     "log_",
     "log_softmax",
+    "logaddexp",
+    "logaddexp2",
     "logical_and",
     "logical_not",
     "logical_not_",
     "logical_or",
     "logical_xor",
+    "logit",
+    "logit_",
     "logsumexp",
     "lt",
     "masked_fill",
@@ -397,6 +449,8 @@ __all__ = [
     "mse_loss_backward",
     "mul",
     "mv",
+    "nan_to_num",
+    "nan_to_num_",
     "narrow",
     "native_batch_norm",
     "native_batch_norm_backward",
@@ -419,6 +473,8 @@ __all__ = [
     "permute",
     "pow",
     "prod",
+    "rad2deg",
+    "rad2deg_",
     "rand",
     "rand_like",
     "randint",
@@ -446,10 +502,12 @@ __all__ = [
     "scatter",
     "scatter_add",
     "select",
+    "sgn",
     "sigmoid",
     "sigmoid_",
     "sign",
     "sign_",
+    "signbit",
     "silu",
     "silu_",
     "silu_backward",
@@ -463,6 +521,8 @@ __all__ = [
     "split_with_sizes",
     "sqrt",
     "sqrt_",
+    "square",
+    "square_",
     "squeeze",
     "stack",
     "std",
@@ -488,6 +548,8 @@ __all__ = [
     "view_as_complex",
     "view_as_real",
     "where",
+    "xlogy",
+    "xlogy_",
     "zero_",
     "zeros",
     "zeros_like",

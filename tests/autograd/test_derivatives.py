@@ -10,6 +10,7 @@ from typing import Any
 
 import ad_samples_nn
 import ad_samples_pointwise
+import ad_samples_pointwise_more
 import ad_samples_shapes
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from framework.autograd.derivatives import DERIVATIVES, DerivativeEntry
 from framework.ops._native import NATIVE
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
-MODULES = (ad_samples_pointwise, ad_samples_shapes, ad_samples_nn)
+MODULES = (ad_samples_pointwise, ad_samples_shapes, ad_samples_nn, ad_samples_pointwise_more)
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
 ENTRIES = {e.key: e for e in DERIVATIVES}
@@ -253,7 +254,9 @@ def test_against_torch(key: str) -> None:
                 assert a is None or not np.any(a.numpy()), sample.desc
             else:
                 assert a is not None, sample.desc
-                np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-7, atol=1e-9, err_msg=sample.desc)
+                np.testing.assert_allclose(
+                    a.numpy(), b.numpy(force=True), rtol=1e-7, atol=1e-9, err_msg=sample.desc
+                )
 
 
 def _flat_torch(value: Any) -> list[Any]:

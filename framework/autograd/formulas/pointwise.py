@@ -13,17 +13,20 @@ from collections.abc import Sequence
 
 import framework
 from framework._tensor import Tensor
+from framework.types import Number
 
 __all__ = [
     "amax_amin_backward",
     "clamp_backward",
     "clamp_backward_max",
     "clamp_backward_min",
+    "copysign_tensor_self_backward",
     "cumprod_backward",
     "cumsum_backward",
     "div_backward_other",
     "div_backward_self",
     "evenly_distribute_backward",
+    "logit_backward",
     "logsumexp_backward",
     "maximum_backward",
     "mean_backward",
@@ -36,10 +39,12 @@ __all__ = [
     "prod_backward",
     "prod_dim_backward",
     "restore_reduced_dims",
+    "sgn_backward",
     "std_backward",
     "sum_backward",
     "value_selecting_reduction_backward",
     "var_backward",
+    "xlogy_backward_self",
 ]
 
 
@@ -271,11 +276,23 @@ def pow_backward_self(grad: Tensor, self: Tensor, exponent: Tensor) -> Tensor:
     return framework.where(zero_power, 0.0, grad * exponent * self.pow(exponent - 1))
 
 
-def pow_backward_exponent(grad: Tensor, self: Tensor, exponent: Tensor, result: Tensor) -> Tensor:
-    """Gradient reaching `exponent` of `self ** exponent`: `grad * result * log(self)`, zero
-    where self is 0 and exponent >= 0 (where the power is 0 or 1 near the exponent)."""
+def pow_backward_exponent(grad: Tensor, self: Tensor | Number, exponent: Tensor, result: Tensor) -> Tensor:
+    """Gradient reaching `exponent` of `self ** exponent` (`self` a tensor or, for pow.Scalar, a
+    number): `grad * result * log(self)`, zero where self is 0 and exponent >= 0 (where the power
+    is 0 or 1 near the exponent)."""
+    if not isinstance(self, Tensor):
+        scaled = grad * result * _log(self)
+        return framework.where(exponent >= 0, 0.0, scaled) if self == 0 else scaled
     zero_base = (self == 0) & (exponent >= 0)
     return framework.where(zero_base, 0.0, grad * result * self.log())
+
+
+def _log(value: Number) -> float:
+    """The natural logarithm of a real Scalar as C's log gives it: -inf at 0, NaN below."""
+    real = float(value.real if isinstance(value, complex) else value)
+    if real > 0:
+        return math.log(real)
+    return -math.inf if real == 0 else math.nan
 
 
 def clamp_backward(
@@ -348,3 +365,39 @@ def not_implemented(name: str) -> Tensor:
     """Raises the error PyTorch raises when backpropagating through an operator that has no
     derivative (its result requires grad, its backward fails)."""
     raise RuntimeError(f"derivative for {name} is not implemented")
+
+
+# ---- erf family, sgn, logit, copysign, xlogy ---------------------------------------------------
+
+
+def sgn_backward(self: Tensor, grad: Tensor, result: Tensor) -> Tensor:
+    """Gradient of sgn: zero for real inputs; for complex z = |z| sgn(z), the part of `grad`
+    orthogonal to sgn(z) over |z|: (grad - sgn * real(grad / sgn)) / |z| (zero at z = 0)."""
+    if not self.dtype.is_complex:
+        return framework.zeros_like(grad)
+    magnitude = self.abs()
+    zero = magnitude == 0
+    unit = framework.where(zero, 1.0, result)
+    return framework.where(zero, 0.0, (grad - unit * framework.real(grad / unit)) / magnitude)
+
+
+def logit_backward(grad: Tensor, self: Tensor, eps: float | None) -> Tensor:
+    """Gradient of logit: grad / (x (1 - x)) inside [eps, 1 - eps], zero outside it; without
+    `eps`, inside [0, 1] and NaN outside."""
+    low, high, outside = (0.0, 1.0, math.nan) if eps is None else (eps, 1.0 - eps, 0.0)
+    inside = (self >= low) & (self <= high)
+    return framework.where(inside, grad / (self * (1.0 - self)), outside)
+
+
+def copysign_tensor_self_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    """Gradient reaching `self` of copysign: grad * result / self, zero where self is 0."""
+    return grad * (result / self).masked_fill(self == 0, 0.0)
+
+
+def xlogy_backward_self(grad: Tensor, self: Tensor, other: Tensor | Number) -> Tensor:
+    """Gradient reaching `self` of xlogy: xlogy(grad, other), zero where self is 0 and other <= 0
+    (where x log(y) is defined only as its value 0)."""
+    scaled = framework.xlogy(grad, other)
+    if isinstance(other, Tensor):
+        return scaled.masked_fill((self == 0) & (other <= 0), 0.0)
+    return scaled if other.real > 0 else scaled.masked_fill(self == 0, 0.0)
