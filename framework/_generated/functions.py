@@ -25,8 +25,10 @@ addcdiv = function("addcdiv")
 addcmul = function("addcmul")
 addmm = function("addmm")
 all = function("all")
+allclose = function("allclose")
 amax = function("amax")
 amin = function("amin")
+aminmax = function("aminmax")
 any = function("any")
 arange = function("arange")
 argmax = function("argmax")
@@ -74,6 +76,7 @@ cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
 cosh_ = function("cosh_")
+count_nonzero = function("count_nonzero")
 cross_entropy_loss = function("cross_entropy_loss")
 cumprod = function("cumprod")
 cumsum = function("cumsum")
@@ -89,6 +92,7 @@ empty = function("empty")
 empty_like = function("empty_like")
 empty_strided = function("empty_strided")
 eq = function("eq")
+equal = function("equal")
 erf = function("erf")
 erf_ = function("erf_")
 erfc = function("erfc")
@@ -127,6 +131,7 @@ index = function("index")
 index_put = function("index_put")
 index_put_ = function("index_put_")
 index_select = function("index_select")
+isclose = function("isclose")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
@@ -176,6 +181,8 @@ mul = function("mul")
 mv = function("mv")
 nan_to_num = function("nan_to_num")
 nan_to_num_ = function("nan_to_num_")
+nanmean = function("nanmean")
+nansum = function("nansum")
 narrow = function("narrow")
 native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
@@ -251,6 +258,7 @@ square_ = function("square_")
 squeeze = function("squeeze")
 stack = function("stack")
 std = function("std")
+std_mean = function("std_mean")
 sub = function("sub")
 sum = function("sum")
 swapaxes = function("swapaxes")
@@ -270,6 +278,7 @@ unbind = function("unbind")
 unflatten = function("unflatten")
 unsqueeze = function("unsqueeze")
 var = function("var")
+var_mean = function("var_mean")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
 where = function("where")
@@ -300,8 +309,10 @@ __all__ = [
     "addcmul",
     "addmm",
     "all",
+    "allclose",
     "amax",
     "amin",
+    "aminmax",
     "any",
     "arange",
     "argmax",
@@ -349,6 +360,7 @@ __all__ = [
     "cos_",
     "cosh",
     "cosh_",
+    "count_nonzero",
     "cross_entropy_loss",
     "cumprod",
     "cumsum",
@@ -364,6 +376,7 @@ __all__ = [
     "empty_like",
     "empty_strided",
     "eq",
+    "equal",
     "erf",
     "erf_",
     "erfc",
@@ -402,6 +415,7 @@ __all__ = [
     "index_put",
     "index_put_",
     "index_select",
+    "isclose",
     "isfinite",
     "isinf",
     "isnan",
@@ -451,6 +465,8 @@ __all__ = [
     "mv",
     "nan_to_num",
     "nan_to_num_",
+    "nanmean",
+    "nansum",
     "narrow",
     "native_batch_norm",
     "native_batch_norm_backward",
@@ -526,6 +542,7 @@ __all__ = [
     "squeeze",
     "stack",
     "std",
+    "std_mean",
     "sub",
     "sum",
     "swapaxes",
@@ -545,6 +562,7 @@ __all__ = [
     "unflatten",
     "unsqueeze",
     "var",
+    "var_mean",
     "view_as_complex",
     "view_as_real",
     "where",

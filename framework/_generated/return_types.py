@@ -10,6 +10,17 @@ from framework._tensor import Tensor
 from framework._tensor_str import return_type_repr
 
 
+class aminmax(NamedTuple):
+    min: Tensor
+    max: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+aminmax.__module__ = "framework.return_types"
+
+
 class max(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -44,6 +55,7 @@ nll_loss_forward.__module__ = "framework.return_types"
 
 
 __all__ = [
+    "aminmax",
     "max",
     "min",
     "nll_loss_forward",

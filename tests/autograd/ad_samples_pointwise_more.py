@@ -1,9 +1,10 @@
-"""Sample inputs of the session-10 pointwise entries of derivatives.yaml (erf family, exp2, frac,
-sgn, signbit, deg2rad/rad2deg, logit, nan_to_num, copysign, hypot, heaviside, logaddexp(2),
-xlogy, pow.Scalar).
+"""Sample inputs of the session-10 pointwise and reduction entries of derivatives.yaml (erf
+family, exp2, frac, sgn, signbit, deg2rad/rad2deg, logit, nan_to_num, copysign, hypot, heaviside,
+logaddexp(2), xlogy, pow.Scalar; count_nonzero, nansum, aminmax, var_mean, std_mean).
 
 Inputs stay inside each operator's domain and away from its points of non-differentiability:
-erfinv and logit inside (0, 1)-like ranges, frac away from integers, copysign and sgn away from 0.
+erfinv and logit inside (0, 1)-like ranges, frac away from integers, copysign and sgn away from 0,
+no ties for aminmax.
 """
 
 from __future__ import annotations
@@ -129,6 +130,50 @@ def _pow_scalar_samples() -> list[Sample]:
     ]
 
 
+def _distinct(seed: int, shape: tuple[int, ...]) -> Tensor:
+    """float64 values in (-1, 1) without ties (extremes are unique)."""
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    values = (np.arange(n) + rng.uniform(0.25, 0.75, n)) / n * 2 - 1
+    return framework.from_numpy(rng.permutation(values).reshape(shape))
+
+
+def _count_nonzero_samples() -> list[Sample]:
+    return [Sample((_uniform(0, (3, 4)), [1])), Sample((_uniform(1, (3, 4)), []), desc="every dim")]
+
+
+def _count_nonzero_int_samples() -> list[Sample]:
+    return [Sample((_uniform(0, (3, 4)),)), Sample((_uniform(1, (3, 4)), 0), desc="dim 0")]
+
+
+def _nansum_samples() -> list[Sample]:
+    values = _uniform(0, (3, 4)).numpy().copy()
+    values[0, 1] = values[2, 3] = np.nan
+    with_nans = framework.from_numpy(values)
+    return [
+        Sample((with_nans,), desc="every dim, NaNs"),
+        Sample((with_nans, [1], True), desc="dim 1, keepdim"),
+        Sample((_uniform(1, (4, 3)).t(), [0, 1]), desc="transposed"),
+    ]
+
+
+def _aminmax_samples() -> list[Sample]:
+    return [
+        Sample((_distinct(0, (3, 4)),)),
+        Sample((_distinct(1, (3, 4)),), {"dim": 1}),
+        Sample((_distinct(2, (4, 3)).t(),), {"dim": 0, "keepdim": True}, "transposed, keepdim"),
+        Sample((_distinct(3, ()),), {"dim": 0}, "0-dim"),
+    ]
+
+
+def _moments_samples() -> list[Sample]:
+    return [
+        Sample((_uniform(0, (3, 4)),)),
+        Sample((_uniform(1, (3, 4)), [1]), {"correction": 0, "keepdim": True}, "dim 1, correction 0"),
+        Sample((_uniform(2, (4, 3)).t(), [0]), {"correction": 2}, "transposed, correction 2"),
+    ]
+
+
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "erf": _unary(_uniform),
     "erfc": _unary(_uniform),
@@ -151,6 +196,12 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "xlogy.Scalar_Self": _xlogy_scalar_self_samples,
     "xlogy.Scalar_Other": _xlogy_scalar_other_samples,
     "pow.Scalar": _pow_scalar_samples,
+    "count_nonzero.dim_IntList": _count_nonzero_samples,
+    "count_nonzero": _count_nonzero_int_samples,
+    "nansum": _nansum_samples,
+    "aminmax": _aminmax_samples,
+    "var_mean.correction": _moments_samples,
+    "std_mean.correction": _moments_samples,
 }
 
 NO_GRADGRAD: dict[str, str] = {

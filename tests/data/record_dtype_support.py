@@ -367,6 +367,8 @@ def _materialize(value: Any, lib: ModuleType, dtype: str) -> Any:
 def _dtypes(result: Any) -> Any:
     if isinstance(result, (list, tuple)):
         return [_dtypes(r) for r in result]
+    if isinstance(result, bool):  # allclose, equal
+        return "bool"
     return str(result.dtype).rpartition(".")[2]
 
 

@@ -251,3 +251,46 @@ def test_against_torch(name: str, call: Callable[[Any, Any], Any], dtype: str) -
     assert str(ours.dtype).rpartition(".")[2] == str(theirs.dtype).rpartition(".")[2]
     rtol = 2e-6 if dtype == "float32" else 1e-14
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=rtol, atol=1e-30)
+
+
+def test_isclose() -> None:
+    a = _t([1.0, math.inf, math.nan, 1.0, -math.inf, 100.0])
+    b = _t([1.0 + 1e-6, math.inf, math.nan, 1.1, math.inf, 100.001])
+    assert framework.isclose(a, b).tolist() == [True, True, False, False, False, True]
+    assert a.isclose(b, equal_nan=True).tolist() == [True, True, True, False, False, True]
+    assert framework.isclose(a, b, rtol=0, atol=0).tolist() == [False, True, False, False, False, False]
+    np.testing.assert_array_equal(
+        framework.isclose(a, b, rtol=1e-3, atol=0.05).numpy(), np.isclose(a.numpy(), b.numpy(), 1e-3, 0.05)
+    )
+    ints = framework.isclose(framework.tensor([1, 2]), framework.tensor([2, 2]), atol=1)
+    assert ints.tolist() == [True, True]
+    assert framework.isclose(framework.tensor([True, False]), framework.tensor([True, True])).tolist() == [
+        True,
+        False,
+    ]
+    assert framework.isclose(_t([1.0, 2.0]), _t(2.0)).tolist() == [False, True]
+    with pytest.raises(RuntimeError, match=re.escape("Long did not match Float")):
+        framework.isclose(framework.tensor([1]), framework.tensor([1.0]))
+    with pytest.raises(
+        RuntimeError, match=re.escape("rtol must be greater than or equal to zero, but got -1")
+    ):
+        framework.isclose(a, b, rtol=-1)
+    with pytest.raises(
+        RuntimeError, match=re.escape("atol must be greater than or equal to zero, but got -0.5")
+    ):
+        framework.isclose(a, b, atol=-0.5)
+
+
+def test_allclose_and_equal_return_python_bools() -> None:
+    a = framework.tensor([1.0, 2.0], requires_grad=True)
+    close = framework.allclose(a, framework.tensor([1.0, 2.00001]))
+    assert close is True
+    assert a.allclose(framework.tensor([1.0, 2.1])) is False
+    assert framework.allclose(_t([math.nan]), _t([math.nan]), equal_nan=True) is True
+    with pytest.raises(RuntimeError, match=re.escape("Float did not match Double")):
+        framework.allclose(a, a.double())
+    assert framework.equal(a, a) is True
+    assert framework.equal(framework.tensor([1, 2]), framework.tensor([1.0, 2.0])) is True
+    assert framework.tensor([1, 2]).equal(framework.tensor([1, 2, 3])) is False
+    assert framework.equal(framework.tensor([1, 2]), framework.tensor([[1, 2]])) is False
+    assert framework.equal(_t([math.nan]), _t([math.nan])) is False

@@ -17,6 +17,7 @@ from framework.types import Number
 
 __all__ = [
     "amax_amin_backward",
+    "aminmax_backward",
     "clamp_backward",
     "clamp_backward_max",
     "clamp_backward_min",
@@ -31,6 +32,7 @@ __all__ = [
     "maximum_backward",
     "mean_backward",
     "minimum_backward",
+    "nansum_backward",
     "norm_backward",
     "not_implemented",
     "pow_backward",
@@ -41,9 +43,11 @@ __all__ = [
     "restore_reduced_dims",
     "sgn_backward",
     "std_backward",
+    "std_mean_backward",
     "sum_backward",
     "value_selecting_reduction_backward",
     "var_backward",
+    "var_mean_backward",
     "xlogy_backward_self",
 ]
 
@@ -401,3 +405,51 @@ def xlogy_backward_self(grad: Tensor, self: Tensor, other: Tensor | Number) -> T
     if isinstance(other, Tensor):
         return scaled.masked_fill((self == 0) & (other <= 0), 0.0)
     return scaled if other.real > 0 else scaled.masked_fill(self == 0, 0.0)
+
+
+# ---- nansum, aminmax, var_mean, std_mean -------------------------------------------------------
+
+
+def nansum_backward(grad: Tensor, self: Tensor, dims: Sequence[int] | None, keepdim: bool) -> Tensor:
+    """Gradient of nansum: sum's, zero at the NaNs (which the sum skipped)."""
+    return sum_backward(grad, self.shape, dims, keepdim) * self.isnan().logical_not()
+
+
+def aminmax_backward(
+    self: Tensor, dim: int | None, keepdim: bool, grad_min: Tensor, grad_max: Tensor, min: Tensor, max: Tensor
+) -> Tensor:
+    """Gradient of aminmax: each of min's and max's gradients shared evenly by the input
+    elements equal to that extreme (amin's and amax's gradients added)."""
+    dims = [] if dim is None else [dim]
+    return amax_amin_backward(grad_min, self, min, dims, keepdim) + amax_amin_backward(
+        grad_max, self, max, dims, keepdim
+    )
+
+
+def var_mean_backward(
+    grad_var: Tensor,
+    grad_mean: Tensor,
+    self: Tensor,
+    dims: Sequence[int] | None,
+    correction: float | None,
+    keepdim: bool,
+) -> Tensor:
+    """Gradient of var_mean: var's gradient plus mean's."""
+    return var_backward(grad_var, self, dims, correction, keepdim) + mean_backward(
+        grad_mean, self.shape, dims, keepdim
+    )
+
+
+def std_mean_backward(
+    grad_std: Tensor,
+    grad_mean: Tensor,
+    self: Tensor,
+    std: Tensor,
+    dims: Sequence[int] | None,
+    correction: float | None,
+    keepdim: bool,
+) -> Tensor:
+    """Gradient of std_mean: std's gradient plus mean's."""
+    return std_backward(grad_std, self, std, dims, correction, keepdim) + mean_backward(
+        grad_mean, self.shape, dims, keepdim
+    )

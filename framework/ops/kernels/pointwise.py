@@ -947,3 +947,62 @@ def _float_power_(self: Tensor, exponent: Operand) -> Tensor:
 
 
 register_variants("float_power", {"": _float_power, "_": _float_power_, "_out": _float_power_out})
+
+
+# ---- isclose, allclose, equal -------------------------------------------------------------------
+
+
+def _isclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
+    """|self - other| <= atol + rtol * |other| where finite, else equality (NaNs equal with
+    `equal_nan`), as PyTorch's CompositeImplicitAutograd isclose computes it."""
+    d = self._impl.dtype
+    if d is not other._impl.dtype:
+        raise RuntimeError(f"{d.scalar_type_name} did not match {other._impl.dtype.scalar_type_name}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
+    close: Tensor = aten_op("eq.Tensor")(self, other)
+    if equal_nan and _is_floating(d):
+        both_nan = aten_op("bitwise_and.Tensor")(
+            aten_op("isnan.default")(self), aten_op("isnan.default")(other)
+        )
+        close = aten_op("bitwise_or.Tensor")(close, both_nan)
+    if rtol == 0 and atol == 0:
+        return close
+    if d is bool_:
+        self, other = (
+            aten_op("to.dtype")(self, get_default_dtype()),
+            aten_op("to.dtype")(other, get_default_dtype()),
+        )
+    allowed = aten_op("add.Scalar")(aten_op("abs.default")(aten_op("mul.Scalar")(other, rtol)), atol)
+    actual = aten_op("abs.default")(aten_op("sub.Tensor")(self, other))
+    within = aten_op("bitwise_and.Tensor")(
+        aten_op("isfinite.default")(actual), aten_op("le.Tensor")(actual, allowed)
+    )
+    result: Tensor = aten_op("bitwise_or.Tensor")(close, within)
+    return result
+
+
+def _allclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
+    """Whether every element of `self` is close to the one of `other` (isclose)."""
+    close = aten_op("isclose.default")(self, other, rtol, atol, equal_nan)
+    return bool(array(aten_op("all.default")(close)))
+
+
+def _equal(self: Tensor, other: Tensor) -> bool:
+    """Same sizes and equal elements (compared in the promoted dtype; NaN equals nothing)."""
+    same_device("equal", (self, other))
+    if self._impl.sizes != other._impl.sizes:
+        return False
+    compute = result_type(self, other)
+    return bool(np.array_equal(_operand(self, compute), _operand(other, compute)))
+
+
+register_variants("isclose", {"": _isclose})
+register_variants("allclose", {"": _allclose})
+register_variants("equal", {"": _equal})
