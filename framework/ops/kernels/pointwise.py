@@ -1,6 +1,8 @@
 """Pointwise kernels: one meta function per family (broadcast shape, PyTorch's type promotion,
 dtype checks) and one NumPy impl per operator, registered as structured kernels (functional,
-in-place and out= variants, CPU and Meta)."""
+in-place and out= variants, CPU and Meta); also the CompositeImplicitAutograd kernels that only
+call other pointwise operators (clip, square, float_power, isclose) and allclose/equal, which
+return Python bools.  erf, erfc and erfinv compute in float64 (NumPy has no error function)."""
 
 from __future__ import annotations
 
@@ -904,7 +906,9 @@ def _float_power_operand(x: Operand, d: dtype) -> Operand:
     if isinstance(x, Tensor):
         converted: Tensor = aten_op("to.dtype")(x, d)
         return converted
-    return complex(x) if d is complex128 else float(x.real if isinstance(x, complex) else x)
+    if isinstance(x, complex) or d is complex128:
+        return complex(x)
+    return float(x)
 
 
 def _float_power_pow(self: Operand, exponent: Operand, out: Tensor | None = None) -> Tensor:

@@ -1,5 +1,5 @@
 """Reduction kernels: sum, mean, prod, max/min, amax/amin, argmax/argmin, var/std, norm,
-logsumexp, all/any, cumsum/cumprod.
+logsumexp, all/any, cumsum/cumprod, count_nonzero, nansum/nanmean, aminmax, var_mean/std_mean.
 
 Each operator first decides, from shapes and dtypes alone, the output shape and dtype and checks
 its arguments with PyTorch's messages (that much is all a Meta tensor gets); then, on CPU, one
