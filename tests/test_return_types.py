@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pickle
 
+import pytest
+
 import framework
 from framework import return_types
 
@@ -37,3 +39,13 @@ def test_nll_loss_forward_names_its_returns() -> None:
 def test_the_classes_pickle_by_their_public_name() -> None:
     assert pickle.loads(pickle.dumps(return_types.max)) is return_types.max
     assert framework.return_types.min is return_types.min
+
+
+def test_operator_added_since_generation_says_to_regenerate() -> None:
+    from framework.ops._python_args import _not_generated
+
+    with pytest.raises(
+        RuntimeError,
+        match=r"return_types.fresh_op is not generated yet: run `python -m framework.ops.codegen`",
+    ):
+        _not_generated("fresh_op")(1, 2)

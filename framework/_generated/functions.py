@@ -28,8 +28,10 @@ addcmul = function("addcmul")
 addmm = function("addmm")
 alias = function("alias")
 all = function("all")
+allclose = function("allclose")
 amax = function("amax")
 amin = function("amin")
+aminmax = function("aminmax")
 any = function("any")
 arange = function("arange")
 argmax = function("argmax")
@@ -66,6 +68,8 @@ clamp_max = function("clamp_max")
 clamp_max_ = function("clamp_max_")
 clamp_min = function("clamp_min")
 clamp_min_ = function("clamp_min_")
+clip = function("clip")
+clip_ = function("clip_")
 clone = function("clone")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
@@ -73,15 +77,19 @@ conv2d = function("conv2d")
 convolution = function("convolution")
 convolution_backward = function("convolution_backward")
 copy = function("copy")
+copysign = function("copysign")
 cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
 cosh_ = function("cosh_")
+count_nonzero = function("count_nonzero")
 cross_entropy_loss = function("cross_entropy_loss")
 cummax = function("cummax")
 cummin = function("cummin")
 cumprod = function("cumprod")
 cumsum = function("cumsum")
+deg2rad = function("deg2rad")
+deg2rad_ = function("deg2rad_")
 diagonal = function("diagonal")
 div = function("div")
 dot = function("dot")
@@ -92,7 +100,15 @@ empty = function("empty")
 empty_like = function("empty_like")
 empty_strided = function("empty_strided")
 eq = function("eq")
+equal = function("equal")
+erf = function("erf")
+erf_ = function("erf_")
+erfc = function("erfc")
+erfc_ = function("erfc_")
+erfinv = function("erfinv")
 exp = function("exp")
+exp2 = function("exp2")
+exp2_ = function("exp2_")
 exp_ = function("exp_")
 expm1 = function("expm1")
 expm1_ = function("expm1_")
@@ -100,10 +116,13 @@ eye = function("eye")
 fill_ = function("fill_")
 flatten = function("flatten")
 flip = function("flip")
+float_power = function("float_power")
 floor = function("floor")
 floor_ = function("floor_")
 floor_divide = function("floor_divide")
 fmod = function("fmod")
+frac = function("frac")
+frac_ = function("frac_")
 full = function("full")
 full_like = function("full_like")
 gather = function("gather")
@@ -113,11 +132,14 @@ gelu_ = function("gelu_")
 gelu_backward = function("gelu_backward")
 ger = function("ger")
 gt = function("gt")
+heaviside = function("heaviside")
+hypot = function("hypot")
 imag = function("imag")
 index = function("index")
 index_put = function("index_put")
 index_put_ = function("index_put_")
 index_select = function("index_select")
+isclose = function("isclose")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
@@ -137,11 +159,15 @@ log2 = function("log2")
 log2_ = function("log2_")
 log_ = function("log_")
 log_softmax = function("log_softmax")
+logaddexp = function("logaddexp")
+logaddexp2 = function("logaddexp2")
 logical_and = function("logical_and")
 logical_not = function("logical_not")
 logical_not_ = function("logical_not_")
 logical_or = function("logical_or")
 logical_xor = function("logical_xor")
+logit = function("logit")
+logit_ = function("logit_")
 logsumexp = function("logsumexp")
 lt = function("lt")
 masked_fill = function("masked_fill")
@@ -166,7 +192,11 @@ msort = function("msort")
 mul = function("mul")
 multinomial = function("multinomial")
 mv = function("mv")
+nan_to_num = function("nan_to_num")
+nan_to_num_ = function("nan_to_num_")
+nanmean = function("nanmean")
 nanmedian = function("nanmedian")
+nansum = function("nansum")
 narrow = function("narrow")
 native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
@@ -191,6 +221,8 @@ permute = function("permute")
 poisson = function("poisson")
 pow = function("pow")
 prod = function("prod")
+rad2deg = function("rad2deg")
+rad2deg_ = function("rad2deg_")
 rand = function("rand")
 rand_like = function("rand_like")
 randint = function("randint")
@@ -220,10 +252,12 @@ scatter = function("scatter")
 scatter_add = function("scatter_add")
 searchsorted = function("searchsorted")
 select = function("select")
+sgn = function("sgn")
 sigmoid = function("sigmoid")
 sigmoid_ = function("sigmoid_")
 sign = function("sign")
 sign_ = function("sign_")
+signbit = function("signbit")
 silu = function("silu")
 silu_ = function("silu_")
 silu_backward = function("silu_backward")
@@ -238,9 +272,12 @@ split = function("split")
 split_with_sizes = function("split_with_sizes")
 sqrt = function("sqrt")
 sqrt_ = function("sqrt_")
+square = function("square")
+square_ = function("square_")
 squeeze = function("squeeze")
 stack = function("stack")
 std = function("std")
+std_mean = function("std_mean")
 sub = function("sub")
 sum = function("sum")
 swapaxes = function("swapaxes")
@@ -263,9 +300,12 @@ unique_dim = function("unique_dim")
 unique_dim_consecutive = function("unique_dim_consecutive")
 unsqueeze = function("unsqueeze")
 var = function("var")
+var_mean = function("var_mean")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
 where = function("where")
+xlogy = function("xlogy")
+xlogy_ = function("xlogy_")
 zero_ = function("zero_")
 zeros = function("zeros")
 zeros_like = function("zeros_like")
@@ -294,8 +334,10 @@ __all__ = [
     "addmm",
     "alias",
     "all",
+    "allclose",
     "amax",
     "amin",
+    "aminmax",
     "any",
     "arange",
     "argmax",
@@ -332,6 +374,8 @@ __all__ = [
     "clamp_max_",
     "clamp_min",
     "clamp_min_",
+    "clip",
+    "clip_",
     "clone",
     "constant_pad_nd",
     "conv1d",
@@ -339,15 +383,19 @@ __all__ = [
     "convolution",
     "convolution_backward",
     "copy",
+    "copysign",
     "cos",
     "cos_",
     "cosh",
     "cosh_",
+    "count_nonzero",
     "cross_entropy_loss",
     "cummax",
     "cummin",
     "cumprod",
     "cumsum",
+    "deg2rad",
+    "deg2rad_",
     "diagonal",
     "div",
     "dot",
@@ -358,7 +406,15 @@ __all__ = [
     "empty_like",
     "empty_strided",
     "eq",
+    "equal",
+    "erf",
+    "erf_",
+    "erfc",
+    "erfc_",
+    "erfinv",
     "exp",
+    "exp2",
+    "exp2_",
     "exp_",
     "expm1",
     "expm1_",
@@ -366,10 +422,13 @@ __all__ = [
     "fill_",
     "flatten",
     "flip",
+    "float_power",
     "floor",
     "floor_",
     "floor_divide",
     "fmod",
+    "frac",
+    "frac_",
     "full",
     "full_like",
     "gather",
@@ -379,11 +438,14 @@ __all__ = [
     "gelu_backward",
     "ger",
     "gt",
+    "heaviside",
+    "hypot",
     "imag",
     "index",
     "index_put",
     "index_put_",
     "index_select",
+    "isclose",
     "isfinite",
     "isinf",
     "isnan",
@@ -403,11 +465,15 @@ __all__ = [
     "log2_",
     "log_",
     "log_softmax",
+    "logaddexp",
+    "logaddexp2",
     "logical_and",
     "logical_not",
     "logical_not_",
     "logical_or",
     "logical_xor",
+    "logit",
+    "logit_",
     "logsumexp",
     "lt",
     "masked_fill",
@@ -432,7 +498,11 @@ __all__ = [
     "mul",
     "multinomial",
     "mv",
+    "nan_to_num",
+    "nan_to_num_",
+    "nanmean",
     "nanmedian",
+    "nansum",
     "narrow",
     "native_batch_norm",
     "native_batch_norm_backward",
@@ -457,6 +527,8 @@ __all__ = [
     "poisson",
     "pow",
     "prod",
+    "rad2deg",
+    "rad2deg_",
     "rand",
     "rand_like",
     "randint",
@@ -486,10 +558,12 @@ __all__ = [
     "scatter_add",
     "searchsorted",
     "select",
+    "sgn",
     "sigmoid",
     "sigmoid_",
     "sign",
     "sign_",
+    "signbit",
     "silu",
     "silu_",
     "silu_backward",
@@ -504,9 +578,12 @@ __all__ = [
     "split_with_sizes",
     "sqrt",
     "sqrt_",
+    "square",
+    "square_",
     "squeeze",
     "stack",
     "std",
+    "std_mean",
     "sub",
     "sum",
     "swapaxes",
@@ -529,9 +606,12 @@ __all__ = [
     "unique_dim_consecutive",
     "unsqueeze",
     "var",
+    "var_mean",
     "view_as_complex",
     "view_as_real",
     "where",
+    "xlogy",
+    "xlogy_",
     "zero_",
     "zeros",
     "zeros_like",

@@ -10,6 +10,17 @@ from framework._tensor import Tensor
 from framework._tensor_str import return_type_repr
 
 
+class aminmax(NamedTuple):
+    min: Tensor
+    max: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+aminmax.__module__ = "framework.return_types"
+
+
 class cummax(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -132,6 +143,7 @@ topk.__module__ = "framework.return_types"
 
 
 __all__ = [
+    "aminmax",
     "cummax",
     "cummin",
     "kthvalue",

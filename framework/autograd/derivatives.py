@@ -250,6 +250,11 @@ def _differentiation_targets(functions: Iterable[NativeFunction]) -> list[Native
     ]
 
 
+def _returns_tensors(schema: FunctionSchema) -> bool:
+    """Whether an operator returns tensors (one returning only a bool, as equal, has no gradient)."""
+    return any(str(r.type).startswith("Tensor") for r in schema.returns)
+
+
 def match_entries(
     entries: Sequence[DerivativeEntry], functions: Sequence[NativeFunction], source: str
 ) -> dict[str, tuple[NativeFunction, DerivativeEntry]]:
@@ -277,7 +282,7 @@ def match_entries(
     served: dict[str, tuple[NativeFunction, DerivativeEntry]] = {}
     missing: list[str] = []
     for f in functions:
-        if not _tensor_args(f.schema) or _is_composite_implicit(f):
+        if not _tensor_args(f.schema) or not _returns_tensors(f.schema) or _is_composite_implicit(f):
             continue
         entry = by_schema.get(str(f.schema)) or by_signature.get(_signature(f.schema))
         if entry is None:

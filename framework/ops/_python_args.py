@@ -289,8 +289,22 @@ def return_type(schema: FunctionSchema) -> type[tuple[Any, ...]] | None:
         return None
     from framework._generated import return_types
 
-    made: type[tuple[Any, ...]] = getattr(return_types, schema.name.partition("::")[2])
-    return made
+    name = schema.name.partition("::")[2]
+    made: type[tuple[Any, ...]] | None = getattr(return_types, name, None)
+    return _not_generated(name) if made is None else made
+
+
+def _not_generated(name: str) -> type[tuple[Any, ...]]:
+    """Stands for the class of an operator added to the yaml since the code was last generated:
+    importing framework still works (so the codegen can run), calling the operator says why not."""
+
+    class NotGenerated(tuple[Any, ...]):
+        def __new__(cls, *values: Any) -> NotGenerated:
+            raise RuntimeError(
+                f"framework.return_types.{name} is not generated yet: run `python -m framework.ops.codegen`"
+            )
+
+    return NotGenerated
 
 
 def python_name(name: str) -> str:

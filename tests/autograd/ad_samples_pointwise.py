@@ -271,15 +271,6 @@ def _pow_tensor_samples() -> list[Sample]:
     ]
 
 
-def _pow_scalar_base_samples() -> list[Sample]:
-    """A number base (pow.Scalar); base 0 is in tests/ops/test_reflected_operators.py (its double
-    backward is NaN, in PyTorch too)."""
-    return [
-        Sample((2.5, _uniform(9, (3, 4), -2.0, 2.0))),
-        Sample((0.5, _uniform(10, (4, 3), -2.0, 2.0).t()), desc="transposed exponent"),
-    ]
-
-
 def _remainder_scalar_tensor_samples() -> list[Sample]:
     """A number divided by tensors whose quotients are at least 0.1 away from integers."""
     rng = np.random.default_rng(13)
@@ -577,7 +568,6 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "atan2": _atan2_samples,
     "pow.Tensor_Scalar": _pow_scalar_samples,
     "pow.Tensor_Tensor": _pow_tensor_samples,
-    "pow.Scalar": _pow_scalar_base_samples,
     "exp": lambda: _unary(_uniform),
     "log": lambda: _unary(_positive),
     "log2": lambda: _unary(_positive),

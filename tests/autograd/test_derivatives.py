@@ -10,6 +10,7 @@ from typing import Any
 
 import ad_samples_nn
 import ad_samples_pointwise
+import ad_samples_pointwise_more
 import ad_samples_random
 import ad_samples_shapes
 import ad_samples_sorting
@@ -31,6 +32,7 @@ MODULES = (
     ad_samples_tensorapi,
     ad_samples_random,
     ad_samples_sorting,
+    ad_samples_pointwise_more,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
@@ -263,7 +265,9 @@ def test_against_torch(key: str) -> None:
                 assert a is None or not np.any(a.numpy()), sample.desc
             else:
                 assert a is not None, sample.desc
-                np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-7, atol=1e-9, err_msg=sample.desc)
+                np.testing.assert_allclose(
+                    a.numpy(), b.numpy(force=True), rtol=1e-7, atol=1e-9, err_msg=sample.desc
+                )
 
 
 def _flat_torch(value: Any) -> list[Any]:

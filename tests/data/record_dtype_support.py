@@ -233,6 +233,8 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("where", "self"): 2,
     ("pow", "self"): 2,
     ("remainder", "self"): 2,
+    ("xlogy", "self"): 2,
+    ("float_power", "self"): 2,
     ("unflatten", "dim"): 0,
     ("squeeze", "dim"): [0],
     ("squeeze_", "dim"): [0],
@@ -317,11 +319,11 @@ def sample_arguments(f: NativeFunction) -> tuple[list[Any], dict[str, Any]]:
     kwargs: dict[str, Any] = {}
     for a in schema.arguments:
         if is_tensor(a):
-            required = not a.has_default or (op.startswith("clamp") and a.name == "min")
+            required = not a.has_default or (op.startswith(("clamp", "clip")) and a.name == "min")
             if not required:
                 continue
             value = _tensor(op, schema, a)
-        elif a.has_default and not (op.startswith("clamp") and a.name == "min"):
+        elif a.has_default and not (op.startswith(("clamp", "clip")) and a.name == "min"):
             continue
         elif _base_type(a) is BaseTy.ScalarType:
             value = DType()
@@ -380,6 +382,8 @@ def _materialize(value: Any, lib: ModuleType, dtype: str) -> Any:
 def _dtypes(result: Any) -> Any:
     if isinstance(result, (list, tuple)):
         return [_dtypes(r) for r in result]
+    if isinstance(result, bool):  # allclose, equal
+        return "bool"
     return str(result.dtype).rpartition(".")[2]
 
 

@@ -15,22 +15,26 @@ import numpy as np
 
 import framework
 from framework._tensor import Tensor
-from framework.ops._iter import Number
+from framework.types import Number
 
 __all__ = [
     "amax_amin_backward",
+    "aminmax_backward",
     "clamp_backward",
     "clamp_backward_max",
     "clamp_backward_min",
+    "copysign_tensor_self_backward",
     "cumprod_backward",
     "cumsum_backward",
     "div_backward_other",
     "div_backward_self",
     "evenly_distribute_backward",
+    "logit_backward",
     "logsumexp_backward",
     "maximum_backward",
     "mean_backward",
     "minimum_backward",
+    "nansum_backward",
     "norm_backward",
     "not_implemented",
     "pow_backward",
@@ -39,10 +43,14 @@ __all__ = [
     "prod_backward",
     "prod_dim_backward",
     "restore_reduced_dims",
+    "sgn_backward",
     "std_backward",
+    "std_mean_backward",
     "sum_backward",
     "value_selecting_reduction_backward",
     "var_backward",
+    "var_mean_backward",
+    "xlogy_backward_self",
 ]
 
 
@@ -362,3 +370,87 @@ def not_implemented(name: str) -> Tensor:
     """Raises the error PyTorch raises when backpropagating through an operator that has no
     derivative (its result requires grad, its backward fails)."""
     raise RuntimeError(f"derivative for {name} is not implemented")
+
+
+# ---- erf family, sgn, logit, copysign, xlogy ---------------------------------------------------
+
+
+def sgn_backward(self: Tensor, grad: Tensor, result: Tensor) -> Tensor:
+    """Gradient of sgn: zero for real inputs; for complex z = |z| sgn(z), the part of `grad`
+    orthogonal to sgn(z) over |z|: (grad - sgn * real(grad / sgn)) / |z| (zero at z = 0)."""
+    if not self.dtype.is_complex:
+        return framework.zeros_like(grad)
+    magnitude = self.abs()
+    zero = magnitude == 0
+    unit = framework.where(zero, 1.0, result)
+    return framework.where(zero, 0.0, (grad - unit * framework.real(grad / unit)) / magnitude)
+
+
+def logit_backward(grad: Tensor, self: Tensor, eps: float | None) -> Tensor:
+    """Gradient of logit: grad / (x (1 - x)) inside [eps, 1 - eps], zero outside it; without
+    `eps`, inside [0, 1] and NaN outside."""
+    low, high, outside = (0.0, 1.0, math.nan) if eps is None else (eps, 1.0 - eps, 0.0)
+    inside = (self >= low) & (self <= high)
+    return framework.where(inside, grad / (self * (1.0 - self)), outside)
+
+
+def copysign_tensor_self_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    """Gradient reaching `self` of copysign: grad * result / self, zero where self is 0."""
+    return grad * (result / self).masked_fill(self == 0, 0.0)
+
+
+def xlogy_backward_self(grad: Tensor, self: Tensor, other: Tensor | Number) -> Tensor:
+    """Gradient reaching `self` of xlogy: xlogy(grad, other), zero where self is 0 and other <= 0
+    (where x log(y) is defined only as its value 0)."""
+    scaled = framework.xlogy(grad, other)
+    if isinstance(other, Tensor):
+        return scaled.masked_fill((self == 0) & (other <= 0), 0.0)
+    return scaled if other.real > 0 else scaled.masked_fill(self == 0, 0.0)
+
+
+# ---- nansum, aminmax, var_mean, std_mean -------------------------------------------------------
+
+
+def nansum_backward(grad: Tensor, self: Tensor, dims: Sequence[int] | None, keepdim: bool) -> Tensor:
+    """Gradient of nansum: sum's, zero at the NaNs (which the sum skipped)."""
+    return sum_backward(grad, self.shape, dims, keepdim) * self.isnan().logical_not()
+
+
+def aminmax_backward(
+    self: Tensor, dim: int | None, keepdim: bool, grad_min: Tensor, grad_max: Tensor, min: Tensor, max: Tensor
+) -> Tensor:
+    """Gradient of aminmax: each of min's and max's gradients shared evenly by the input
+    elements equal to that extreme (amin's and amax's gradients added)."""
+    dims = [] if dim is None else [dim]
+    return amax_amin_backward(grad_min, self, min, dims, keepdim) + amax_amin_backward(
+        grad_max, self, max, dims, keepdim
+    )
+
+
+def var_mean_backward(
+    grad_var: Tensor,
+    grad_mean: Tensor,
+    self: Tensor,
+    dims: Sequence[int] | None,
+    correction: float | None,
+    keepdim: bool,
+) -> Tensor:
+    """Gradient of var_mean: var's gradient plus mean's."""
+    return var_backward(grad_var, self, dims, correction, keepdim) + mean_backward(
+        grad_mean, self.shape, dims, keepdim
+    )
+
+
+def std_mean_backward(
+    grad_std: Tensor,
+    grad_mean: Tensor,
+    self: Tensor,
+    std: Tensor,
+    dims: Sequence[int] | None,
+    correction: float | None,
+    keepdim: bool,
+) -> Tensor:
+    """Gradient of std_mean: std's gradient plus mean's."""
+    return std_backward(grad_std, self, std, dims, correction, keepdim) + mean_backward(
+        grad_mean, self.shape, dims, keepdim
+    )

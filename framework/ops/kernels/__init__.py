@@ -8,9 +8,8 @@ from framework.ops.kernels import nn as nn
 from framework.ops.kernels import pointwise as pointwise
 from framework.ops.kernels import random as random
 from framework.ops.kernels import reductions as reductions
-from framework.ops.kernels import tensor_api as tensor_api
-
 from framework.ops.kernels import sorting as sorting
+from framework.ops.kernels import tensor_api as tensor_api
 from framework.ops.kernels import views as views
 from framework.ops.kernels._registry import KERNEL_FACTORIES, KERNELS
 

@@ -63,6 +63,7 @@ from framework.ops.kernels._registry import (
     wrap_dim,
 )
 from framework.ops.kernels.linalg import Array, IntList, Sizes
+from framework.ops.kernels.pointwise import erf_array
 from framework.ops.kernels.views import strides_for_memory_format
 
 _FLOATING: Final = frozenset((float16, float32, float64))
@@ -202,35 +203,7 @@ def _channels_view(a: Array, ndim: int) -> Array:
 _SQRT_2: Final = math.sqrt(2.0)
 _SQRT_2_OVER_PI: Final = math.sqrt(2.0 / math.pi)
 _INV_SQRT_2PI: Final = 1.0 / math.sqrt(2.0 * math.pi)
-_TWO_OVER_SQRT_PI: Final = 2.0 / math.sqrt(math.pi)
 _GELU_CUBIC: Final = 0.044715
-
-
-def _erf(x: Array) -> Array:
-    """The error function of float64 `x`, to a few ulp: the series
-    erf(a) = 2/sqrt(pi) * exp(-a^2) * sum_n (2a^2)^n a / (1*3*...*(2n+1)), whose terms are all
-    positive, below |x| = 2.5, and the continued fraction of erfc above (erf is +-1 in float64
-    beyond 6)."""
-    a = np.abs(x)
-    out = np.empty_like(a)
-    small = a < 2.5
-    s = a[small]
-    two_s2 = 2.0 * s * s
-    term = s.copy()
-    total = s.copy()
-    for n in range(1, 42):
-        term *= two_s2 / (2 * n + 1)
-        total += term
-        if n % 8 == 0 and not (term > 1e-17 * total).any():
-            break
-    out[small] = total * np.exp(-s * s) * _TWO_OVER_SQRT_PI
-    big = ~small
-    b = np.minimum(a[big], 6.0)
-    fraction = b.copy()
-    for k in range(60, 0, -1):
-        fraction = b + (0.5 * k) / fraction
-    out[big] = 1.0 - np.exp(-b * b) / (math.sqrt(math.pi) * fraction)
-    return np.copysign(out, x)
 
 
 def _check_approximate(approximate: str) -> None:
@@ -242,7 +215,7 @@ def _gelu(x: Array, approximate: str) -> Array:
     if approximate == "tanh":
         inner = _SQRT_2_OVER_PI * (x + _GELU_CUBIC * x * x * x)
         return 0.5 * x * (1.0 + np.tanh(inner))
-    cdf = 0.5 * (1.0 + _erf(x.astype(np.float64) / _SQRT_2))
+    cdf = 0.5 * (1.0 + erf_array(x.astype(np.float64) / _SQRT_2))
     result: Array = x * cdf.astype(x.dtype)
     return result
 
@@ -252,7 +225,7 @@ def _gelu_derivative(x: Array, approximate: str) -> Array:
         x2 = x * x
         t = np.tanh(_SQRT_2_OVER_PI * (x + _GELU_CUBIC * x2 * x))
         return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * _SQRT_2_OVER_PI * (1.0 + 3.0 * _GELU_CUBIC * x2)
-    cdf = (0.5 * (1.0 + _erf(x.astype(np.float64) / _SQRT_2))).astype(x.dtype)
+    cdf = (0.5 * (1.0 + erf_array(x.astype(np.float64) / _SQRT_2))).astype(x.dtype)
     return cdf + x * np.exp(-0.5 * x * x) * _INV_SQRT_2PI
 
 

@@ -1,9 +1,13 @@
 """Pointwise kernels: one meta function per family (broadcast shape, PyTorch's type promotion,
 dtype checks) and one NumPy impl per operator, registered as structured kernels (functional,
-in-place and out= variants, CPU and Meta)."""
+in-place and out= variants, CPU and Meta); also the CompositeImplicitAutograd kernels that only
+call other pointwise operators (clip, square, float_power, isclose) and allclose/equal, which
+return Python bools.  erf, erfc and erfinv compute in float64 (NumPy has no error function)."""
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -11,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, dtype, get_default_dtype
+from framework.c10.dtypes import bool_, complex128, dtype, float64, get_default_dtype
 from framework.ops._iter import Number, broadcast_shapes, number_dtype, result_type
 from framework.ops._python_args import wrapped_number
 from framework.ops.kernels._registry import (
@@ -315,18 +319,6 @@ def _pow_scalar_impl(out: Array, self: Number, exponent: Tensor) -> None:
 structured("pow_scalar", _pow_scalar_meta, _pow_scalar_impl, inplace=False)
 
 
-@kernel("remainder_scalar_tensor")
-def remainder_scalar_tensor(self: Number, other: Tensor) -> Tensor:
-    """remainder.Scalar_Tensor (CompositeExplicitAutograd): remainder.Tensor of the wrapped number."""
-    result: Tensor = aten_op("remainder.Tensor")(wrapped_number(self, other._impl.device), other)
-    return result
-
-
-@kernel("remainder_scalar_tensor_out")
-def remainder_scalar_tensor_out(self: Number, other: Tensor, *, out: Tensor) -> Tensor:
-    result: Tensor = aten_op("remainder.Tensor_out")(wrapped_number(self, other._impl.device), other, out=out)
-    return result
-
 
 # ---- unary ------------------------------------------------------------------------------------
 
@@ -607,3 +599,441 @@ def _elementwise_extreme(name: str, target: str) -> None:
 
 _elementwise_extreme("max", "maximum")
 _elementwise_extreme("min", "minimum")
+
+
+# ---- more pointwise: erf family, exp2, frac, sgn, signbit, logit, nan_to_num, deg2rad/rad2deg, ---
+# ---- copysign, hypot, xlogy, heaviside, logaddexp/logaddexp2, pow.Scalar, clip, square, float_power
+
+
+_SQRT_PI: Final = math.sqrt(math.pi)
+_TWO_OVER_SQRT_PI: Final = 2.0 / _SQRT_PI
+
+
+def _erf_series(s: Array) -> Array:
+    """erf(s) for float64 0 <= s < 2.5: 2/sqrt(pi) * exp(-s^2) * sum_n (2s^2)^n s / (1*3*...*(2n+1)),
+    a series of positive terms."""
+    two_s2 = 2.0 * s * s
+    term = s.copy()
+    total = s.copy()
+    for n in range(1, 42):
+        term *= two_s2 / (2 * n + 1)
+        total += term
+        if n % 8 == 0 and not (term > 1e-17 * total).any():
+            break
+    result: Array = total * np.exp(-s * s) * _TWO_OVER_SQRT_PI
+    return result
+
+
+def _erfc_fraction(b: Array) -> Array:
+    """erfc(b) for float64 b >= 1 (or NaN), from its continued fraction (converged to an ulp or
+    two there in 150 terms); 0 where it underflows, infinities included.  exp(-b^2) is taken as
+    exp(-h^2) exp(-(b - h)(b + h)) with h = b rounded to 1/16, whose square is exact."""
+    fraction = b.copy()
+    for k in range(150, 0, -1):
+        fraction = b + (0.5 * k) / fraction
+    head = np.round(b * 16.0) / 16.0
+    gaussian = np.exp(-head * head) * np.exp(-(b - head) * (b + head))
+    result: Array = gaussian / (_SQRT_PI * fraction)
+    return result
+
+
+def erf_array(x: Array) -> Array:
+    """The error function of float64 `x`, to a few ulp (the series below |x| = 2.5, one minus the
+    continued fraction of erfc above; erf is +-1 in float64 beyond 6)."""
+    a = np.abs(x)
+    out = np.empty_like(a)
+    small = a < 2.5
+    out[small] = _erf_series(a[small])
+    big = ~small
+    out[big] = 1.0 - _erfc_fraction(np.minimum(a[big], 6.0))
+    result: Array = np.copysign(out, x)
+    return result
+
+
+def erfc_array(x: Array) -> Array:
+    """The complementary error function 1 - erf(x) of float64 `x`, to a few ulp also where it is
+    tiny (the continued fraction from |x| = 1 on)."""
+    a = np.abs(x)
+    tail = np.empty_like(a)
+    small = a < 1.0
+    tail[small] = 1.0 - _erf_series(a[small])
+    big = ~small
+    tail[big] = _erfc_fraction(a[big])
+    result: Array = np.where(x < 0, 2.0 - tail, tail)
+    return result
+
+
+def erfinv_array(y: Array) -> Array:
+    """The inverse error function of float64 `y`: Winitzki's closed-form estimate (relative error
+    below 2e-3) refined by three Halley steps on erf(x) = |y| (on erfc(x) = 1 - |y| beyond 0.5,
+    where 1 - |y| is exact); +-inf at +-1, NaN outside [-1, 1]."""
+    a = np.abs(y)
+    inside = a < 1
+    v = a[inside]
+    log_term = np.log1p(-v * v)
+    w = 0.147
+    c = 2.0 / (math.pi * w) + 0.5 * log_term
+    x = np.sqrt(np.sqrt(c * c - log_term / w) - c)
+    tail = v > 0.5
+    for _ in range(3):
+        residual = np.where(tail, (1.0 - v) - erfc_array(x), erf_array(x) - v)
+        slope = _TWO_OVER_SQRT_PI * np.exp(-x * x)
+        x = x - residual / (slope + x * residual)
+    out = np.where(a == 1, np.inf, np.nan)
+    out[inside] = x
+    result: Array = np.copysign(out, y)
+    return result
+
+
+def _float64_of(fn: Callable[[Array], Array]) -> UnaryFn:
+    """`fn` (a float64 function) applied to an array of any floating dtype."""
+    return lambda a: fn(a.astype(np.float64))
+
+
+def _refuse_non_floating(kernel: str) -> DtypeCheck:
+    return _refuse(kernel, lambda d: not d.is_floating_point)
+
+
+for _name, _array_fn in (("erf", erf_array), ("erfc", erfc_array), ("erfinv", erfinv_array)):
+    _unary(_name, _float64_of(_array_fn), to_float=True, check=_refuse(f"{_name}_vml_cpu", _is_complex))
+_unary("exp2", np.exp2, to_float=True)
+_unary("frac", lambda a: a - np.trunc(a), check=_refuse_non_floating("frac_cpu"))
+
+
+def _sgn(a: Array) -> Array:
+    """z / |z| (0 at 0) for complex values, the sign otherwise."""
+    if a.dtype.kind != "c":
+        return _sign(a)
+    magnitude = np.abs(a)
+    result: Array = np.where(magnitude == 0, 0, a / np.where(magnitude == 0, 1, magnitude))
+    return result
+
+
+def _signbit(a: Array) -> Array:
+    result: Array = np.signbit(a) if a.dtype.kind == "f" else np.less(a, 0)
+    return result
+
+
+_unary("sgn", _sgn)
+_SIGNBIT_CHECK: Final = _refuse_complex(
+    NotImplementedError, "signbit is not implemented for complex tensors."
+)
+_unary("signbit", _signbit, result=_to_bool, check=_SIGNBIT_CHECK)
+_SIGNBIT_OUT: Final = KERNELS["signbit_out"]
+
+
+def _signbit_out(self: Tensor, *, out: Tensor) -> Tensor:
+    """signbit's out= kernel: PyTorch takes only a bool `out`."""
+    _SIGNBIT_CHECK(self._impl.dtype)
+    if out._impl.dtype is not bool_:
+        raise RuntimeError("signbit does not support non-boolean outputs.")
+    result: Tensor = _SIGNBIT_OUT(self, out=out)
+    return result
+
+
+register_variants("signbit_bool", {"_out": _signbit_out})
+for _name, _factor in (("deg2rad", math.pi / 180.0), ("rad2deg", 180.0 / math.pi)):
+    _unary(
+        _name,
+        functools.partial(np.multiply, _factor),
+        to_float=True,
+        check=_refuse_complex(RuntimeError, f"{_name} is not supported for complex tensors."),
+    )
+
+
+def _logit_meta(self: Tensor, eps: float | None = None) -> TensorMeta:
+    d = self._impl.dtype
+    if d.is_complex:
+        raise not_implemented("logit_cpu", d)
+    return TensorMeta(self._impl.sizes, _to_float(d), self._impl.device)
+
+
+def _logit_impl(out: Array, self: Tensor, eps: float | None = None) -> None:
+    """log(x / (1 - x)), with x clamped to [eps, 1 - eps] when `eps` is given."""
+    x = _operand(self, _to_float(self._impl.dtype))
+    if eps is not None:
+        x = np.clip(x, eps, 1.0 - eps)
+    out[...] = np.log(x / (1 - x))
+
+
+structured("logit", _logit_meta, _logit_impl)
+
+
+def _nan_to_num_meta(
+    self: Tensor, nan: float | None = None, posinf: float | None = None, neginf: float | None = None
+) -> TensorMeta:
+    return TensorMeta(self._impl.sizes, self._impl.dtype, self._impl.device)
+
+
+def _replace_non_finite(a: Array, nan: float | None, posinf: float | None, neginf: float | None) -> Array:
+    """A real floating array with NaN, +inf and -inf replaced (by 0 and the dtype's largest and
+    lowest finite values unless given)."""
+    info = np.finfo(a.dtype)
+    high = info.max if posinf is None else posinf
+    low = info.min if neginf is None else neginf
+    result: Array = np.where(np.isnan(a), 0.0 if nan is None else nan, np.where(a == np.inf, high, a))
+    return np.where(result == -np.inf, low, result).astype(a.dtype)
+
+
+def _nan_to_num_impl(
+    out: Array,
+    self: Tensor,
+    nan: float | None = None,
+    posinf: float | None = None,
+    neginf: float | None = None,
+) -> None:
+    """NaN, +inf and -inf replaced in floating tensors (in both parts of complex ones); other
+    dtypes are copied."""
+    a = array(self)
+    if a.dtype.kind == "c":
+        out.real = _replace_non_finite(a.real, nan, posinf, neginf)
+        out.imag = _replace_non_finite(a.imag, nan, posinf, neginf)
+    elif a.dtype.kind == "f":
+        out[...] = _replace_non_finite(a, nan, posinf, neginf)
+    else:
+        out[...] = a
+
+
+structured("nan_to_num", _nan_to_num_meta, _nan_to_num_impl)
+
+
+structured(
+    "copysign",
+    _binary_meta("copysign", _to_float, _refuse("copysign_cpu", _is_complex)),
+    _binary_impl(np.copysign, _true_div_compute),
+)
+structured("hypot", _binary_meta("hypot", check=_refuse_non_floating("hypot_cpu")), _binary_impl(np.hypot))
+
+
+def _xlogy(x: Array | Number, y: Array | Number) -> Array:
+    """x * log(y), 0 where x is 0 and y is not NaN."""
+    result: Array = np.where(np.isnan(y), np.nan, np.where(x == 0, 0, np.multiply(x, np.log(y))))
+    return result
+
+
+structured(
+    "xlogy",
+    _binary_meta("xlogy", _to_float, _refuse("xlogy_cpu", _is_complex)),
+    _binary_impl(_xlogy, _true_div_compute),
+)
+
+
+def _heaviside_meta(self: Tensor, values: Tensor) -> TensorMeta:
+    m = _binary_meta("heaviside")(self, values)
+    if m.dtype.is_complex:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+    if self._impl.dtype is not values._impl.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return m
+
+
+def _heaviside(x: Array, values: Array) -> Array:
+    """0 below zero, `values` at zero, 1 above."""
+    result: Array = np.where(x == 0, values, x > 0)
+    return result
+
+
+structured("heaviside", _heaviside_meta, _binary_impl(_heaviside))
+
+
+def _logaddexp(a: Array | Number, b: Array | Number) -> Array:
+    """log(exp(a) + exp(b)); complex values by the larger real part m: m + log1p(exp(other - m))."""
+    x, y = np.asarray(a), np.asarray(b)
+    if x.dtype.kind != "c":
+        real: Array = np.logaddexp(x, y)
+        return real
+    first = x.real >= y.real
+    larger, other = np.where(first, x, y), np.where(first, y, x)
+    result: Array = np.where(
+        np.isinf(larger.real) & (larger == other), larger, larger + np.log1p(np.exp(other - larger))
+    )
+    return result
+
+
+structured(
+    "logaddexp",
+    _binary_meta("logaddexp", check=_refuse("logaddexp_cpu", lambda d: not _is_floating(d))),
+    _binary_impl(_logaddexp),
+)
+structured(
+    "logaddexp2",
+    _binary_meta("logaddexp2", check=_refuse_non_floating("logaddexp2_cpu")),
+    _binary_impl(np.logaddexp2),
+)
+
+
+def _with_wrapped_self(op: str) -> Callable[..., Tensor]:
+    """The kernel of a `(Scalar self, Tensor other)` overload: the `.Tensor`-like overload `op`
+    with `self` as a wrapped number (PyTorch's CompositeExplicitAutograd kernels)."""
+
+    def kernel_fn(self: Number, other: Tensor, **kwargs: Any) -> Tensor:
+        result: Tensor = aten_op(op)(wrapped_number(self, other._impl.device), other, **kwargs)
+        return result
+
+    return kernel_fn
+
+
+register_variants(
+    "xlogy_scalar_self",
+    {"": _with_wrapped_self("xlogy.Tensor"), "_out": _with_wrapped_self("xlogy.OutTensor")},
+)
+register_variants(
+    "remainder_scalar_tensor",
+    {"": _with_wrapped_self("remainder.Tensor"), "_out": _with_wrapped_self("remainder.Tensor_out")},
+)
+
+
+def _forward(name: str, target: str) -> None:
+    """Register kernel `name` as a call of the aten overload `target` with the same arguments
+    (a CompositeImplicitAutograd alias, as clip is of clamp)."""
+
+    def call(*args: Any, **kwargs: Any) -> Tensor:
+        result: Tensor = aten_op(target)(*args, **kwargs)
+        return result
+
+    register_variants(name, {"": call})
+
+
+_forward("clip", "clamp.default")
+_forward("clip_tensor", "clamp.Tensor")
+_forward("clip_out", "clamp.out")
+_forward("clip_tensor_out", "clamp.Tensor_out")
+_forward("clip_", "clamp_.default")
+_forward("clip__tensor", "clamp_.Tensor")
+
+
+def _square(self: Tensor) -> Tensor:
+    result: Tensor = aten_op("pow.Tensor_Scalar")(self, 2)
+    return result
+
+
+def _square_(self: Tensor) -> Tensor:
+    result: Tensor = aten_op("pow_.Scalar")(self, 2)
+    return result
+
+
+def _square_out(self: Tensor, *, out: Tensor) -> Tensor:
+    result: Tensor = aten_op("pow.Tensor_Scalar_out")(self, 2, out=out)
+    return result
+
+
+register_variants("square", {"": _square, "_": _square_, "_out": _square_out})
+
+
+def _float_power_dtype(*operands: Operand) -> dtype:
+    """float_power computes in complex128 when an operand is complex, else in float64."""
+    complex_ = any(
+        x._impl.dtype.is_complex if isinstance(x, Tensor) else isinstance(x, complex) for x in operands
+    )
+    return complex128 if complex_ else float64
+
+
+def _float_power_operand(x: Operand, d: dtype) -> Operand:
+    """A base or exponent converted to float_power's dtype `d` (a tensor by `to`)."""
+    if isinstance(x, Tensor):
+        converted: Tensor = aten_op("to.dtype")(x, d)
+        return converted
+    if isinstance(x, complex) or d is complex128:
+        return complex(x)
+    return float(x)
+
+
+def _float_power_pow(self: Operand, exponent: Operand, out: Tensor | None = None) -> Tensor:
+    d = _float_power_dtype(self, exponent)
+    if out is not None and out._impl.dtype is not d:
+        raise RuntimeError(
+            f"the output given to float_power has dtype {out._impl.dtype.scalar_type_name} but the "
+            f"operation's result requires dtype {d.scalar_type_name}"
+        )
+    base, power = _float_power_operand(self, d), _float_power_operand(exponent, d)
+    if not isinstance(base, Tensor):
+        target = "pow.Scalar"
+    else:
+        target = "pow.Tensor_Tensor" if isinstance(power, Tensor) else "pow.Tensor_Scalar"
+    if out is None:
+        result: Tensor = aten_op(target)(base, power)
+        return result
+    written: Tensor = aten_op(f"{target}_out")(base, power, out=out)
+    return written
+
+
+def _float_power(self: Operand, exponent: Operand) -> Tensor:
+    return _float_power_pow(self, exponent)
+
+
+def _float_power_out(self: Operand, exponent: Operand, *, out: Tensor) -> Tensor:
+    return _float_power_pow(self, exponent, out)
+
+
+def _float_power_(self: Tensor, exponent: Operand) -> Tensor:
+    d = _float_power_dtype(self, exponent)
+    if self._impl.dtype is not d:
+        raise RuntimeError(
+            f"the base given to float_power_ has dtype {self._impl.dtype.scalar_type_name} but the "
+            f"operation's result requires dtype {d.scalar_type_name}"
+        )
+    power = _float_power_operand(exponent, d)
+    result: Tensor = aten_op("pow_.Tensor" if isinstance(power, Tensor) else "pow_.Scalar")(self, power)
+    return result
+
+
+register_variants("float_power", {"": _float_power, "_": _float_power_, "_out": _float_power_out})
+
+
+# ---- isclose, allclose, equal -------------------------------------------------------------------
+
+
+def _isclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
+    """|self - other| <= atol + rtol * |other| where finite, else equality (NaNs equal with
+    `equal_nan`), as PyTorch's CompositeImplicitAutograd isclose computes it."""
+    d = self._impl.dtype
+    if d is not other._impl.dtype:
+        raise RuntimeError(f"{d.scalar_type_name} did not match {other._impl.dtype.scalar_type_name}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
+    close: Tensor = aten_op("eq.Tensor")(self, other)
+    if equal_nan and _is_floating(d):
+        both_nan = aten_op("bitwise_and.Tensor")(
+            aten_op("isnan.default")(self), aten_op("isnan.default")(other)
+        )
+        close = aten_op("bitwise_or.Tensor")(close, both_nan)
+    if rtol == 0 and atol == 0:
+        return close
+    if d is bool_:
+        self, other = (
+            aten_op("to.dtype")(self, get_default_dtype()),
+            aten_op("to.dtype")(other, get_default_dtype()),
+        )
+    allowed = aten_op("add.Scalar")(aten_op("abs.default")(aten_op("mul.Scalar")(other, rtol)), atol)
+    actual = aten_op("abs.default")(aten_op("sub.Tensor")(self, other))
+    within = aten_op("bitwise_and.Tensor")(
+        aten_op("isfinite.default")(actual), aten_op("le.Tensor")(actual, allowed)
+    )
+    result: Tensor = aten_op("bitwise_or.Tensor")(close, within)
+    return result
+
+
+def _allclose(
+    self: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
+    """Whether every element of `self` is close to the one of `other` (isclose)."""
+    close = aten_op("isclose.default")(self, other, rtol, atol, equal_nan)
+    return bool(array(aten_op("all.default")(close)))
+
+
+def _equal(self: Tensor, other: Tensor) -> bool:
+    """Same sizes and equal elements (compared in the promoted dtype; NaN equals nothing)."""
+    same_device("equal", (self, other))
+    if self._impl.sizes != other._impl.sizes:
+        return False
+    compute = result_type(self, other)
+    return bool(np.array_equal(_operand(self, compute), _operand(other, compute)))
+
+
+register_variants("isclose", {"": _isclose})
+register_variants("allclose", {"": _allclose})
+register_variants("equal", {"": _equal})

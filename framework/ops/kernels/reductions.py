@@ -1,5 +1,5 @@
 """Reduction kernels: sum, mean, prod, max/min, amax/amin, argmax/argmin, var/std, norm,
-logsumexp, all/any, cumsum/cumprod.
+logsumexp, all/any, cumsum/cumprod, count_nonzero, nansum/nanmean, aminmax, var_mean/std_mean.
 
 Each operator first decides, from shapes and dtypes alone, the output shape and dtype and checks
 its arguments with PyTorch's messages (that much is all a Meta tensor gets); then, on CPU, one
@@ -51,6 +51,7 @@ from framework.ops.kernels._registry import (
     new_tensor,
     not_implemented,
     out_dtype_message,
+    register_variants,
     resize_output,
     same_device,
     wrap_dim,
@@ -546,8 +547,9 @@ def _var(
     keepdim: bool,
     out: Tensor | None,
 ) -> Tensor:
-    """var/std with `correction` (default 1): sum |x - mean|^2 / max(0, N - correction), where N
-    is the number of elements reduced into each output; warns when that is <= 0."""
+    """var/std (and the first result of var_mean/std_mean, by `op`) with `correction` (default
+    1): sum |x - mean|^2 / max(0, N - correction), where N is the number of elements reduced into
+    each output; warns when that is <= 0."""
     impl = self._impl
     if not _is_float(impl.dtype):
         raise RuntimeError("std and var only support floating point and complex dtypes")
@@ -574,7 +576,7 @@ def _var(
         centred = x - _SUM(x, axis=axes, keepdims=True) / n
         squares = np.square(centred.real) + np.square(centred.imag) if x.dtype.kind == "c" else centred**2
         variance = _SUM(squares, axis=axes, keepdims=keepdim) / divisor
-        return (np.sqrt(variance) if op == "std" else variance).astype(precision)
+        return (np.sqrt(variance) if op.startswith("std") else variance).astype(precision)
 
     return _emit(op, self, shape, result, compute, out)
 
@@ -946,3 +948,158 @@ def cumprod_(self: Tensor, dim: int, *, dtype: dtype | None = None) -> Tensor:
 @kernel("cumprod_out")
 def cumprod_out(self: Tensor, dim: int, *, dtype: dtype | None = None, out: Tensor) -> Tensor:
     return _cumulative("cumprod", np.cumprod, self, dim, dtype, out)
+
+
+# ---- count_nonzero, nansum, nanmean, aminmax, var_mean, std_mean ----------------------------
+
+
+@kernel("count_nonzero_dims")
+def count_nonzero_dims(self: Tensor, dim: Sequence[int]) -> Tensor:
+    """The number of non-zero elements over `dim` (every dim when empty), as int64."""
+    axes = _reduce_dims(self._impl.dim(), dim)
+    shape = _reduced_shape(self._impl.sizes, axes, False)
+    return _emit("count_nonzero", self, shape, int64, lambda a: np.count_nonzero(a, axis=axes), None)
+
+
+@kernel("count_nonzero")
+def count_nonzero(self: Tensor, dim: int | None = None) -> Tensor:
+    result: Tensor = aten_op("count_nonzero.dim_IntList")(self, [] if dim is None else [dim])
+    return result
+
+
+def _nan_sum(a: Array, **kwargs: Any) -> Any:
+    """The sum with NaNs counted as zero."""
+    return _SUM(np.where(np.isnan(a), 0, a) if a.dtype.kind in "fc" else a, **kwargs)
+
+
+def _nansum(self: Tensor, dim: DimArg, keepdim: bool, requested: dtype | None, out: Tensor | None) -> Tensor:
+    """sum with NaNs counted as zero (integers and bool: sum itself)."""
+    d = self._impl.dtype
+    if d.is_complex:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    if d.is_floating_point:
+        result = requested or (out._impl.dtype if out is not None else d)
+        if not result.is_floating_point:
+            raise not_implemented("nansum_cpu", result)
+    return _accumulate("nansum", _nan_sum, _acc, self, dim, keepdim, requested, out)
+
+
+@kernel("nansum")
+def nansum(self: Tensor, dim: DimArg = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+    return _nansum(self, dim, keepdim, dtype, None)
+
+
+@kernel("nansum_out")
+def nansum_out(
+    self: Tensor, dim: DimArg = None, keepdim: bool = False, *, dtype: dtype | None = None, out: Tensor
+) -> Tensor:
+    return _nansum(self, dim, keepdim, dtype, out)
+
+
+def _nanmean_count(self: Tensor, dim: DimArg, keepdim: bool) -> Tensor:
+    """nanmean's divisor: the number of non-NaN elements reduced into each output (checking the
+    input dtype first, as PyTorch)."""
+    d = self._impl.dtype
+    if not _is_float(d):
+        raise RuntimeError(
+            f"nanmean(): expected input to have floating point or complex dtype but got {d.scalar_type_name}"
+        )
+    present = aten_op("logical_not.default")(aten_op("isnan.default")(self))
+    count: Tensor = aten_op("sum.dim_IntList")(present, dim, keepdim)
+    return count
+
+
+@kernel("nanmean")
+def nanmean(self: Tensor, dim: DimArg = None, keepdim: bool = False, *, dtype: dtype | None = None) -> Tensor:
+    """nansum divided by the number of non-NaN elements (CompositeImplicitAutograd, as PyTorch's)."""
+    count = _nanmean_count(self, dim, keepdim)
+    total = aten_op("nansum.default")(self, dim, keepdim, dtype=dtype)
+    result: Tensor = aten_op("div.Tensor")(total, count)
+    return result
+
+
+@kernel("nanmean_out")
+def nanmean_out(
+    self: Tensor, dim: DimArg = None, keepdim: bool = False, *, dtype: dtype | None = None, out: Tensor
+) -> Tensor:
+    count = _nanmean_count(self, dim, keepdim)
+    total = aten_op("nansum.out")(self, dim, keepdim, dtype=dtype, out=out)
+    result: Tensor = aten_op("div_.Tensor")(total, count)
+    return result
+
+
+def _aminmax(
+    self: Tensor, dim: int | None, keepdim: bool, mins: Tensor | None, maxs: Tensor | None
+) -> tuple[Tensor, Tensor]:
+    """The minimum and maximum over `dim` (every element when None), NaN propagating."""
+    impl = self._impl
+    ndim = impl.dim()
+    if dim is None:
+        if impl.numel() == 0:
+            raise RuntimeError(
+                "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity."
+            )
+        axes: tuple[int, ...] = tuple(range(ndim))
+    else:
+        d = wrap_dim(dim, ndim)
+        axes = (d,) if ndim else ()
+        if ndim and impl.sizes[d] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
+    if impl.dtype.is_complex:
+        raise not_implemented("aminmax_cpu", impl.dtype)
+    if mins is not None and maxs is not None:
+        check_out_dtype(mins, impl.dtype)
+        check_out_dtype(maxs, impl.dtype)
+    shape = _reduced_shape(impl.sizes, axes, keepdim)
+
+    def compute(a: Array) -> tuple[Any, Any]:
+        return _MIN(a, axis=axes, keepdims=keepdim), _MAX(a, axis=axes, keepdims=keepdim)
+
+    low, high = _emit_many("aminmax", self, ((shape, impl.dtype, mins), (shape, impl.dtype, maxs)), compute)
+    return low, high
+
+
+@kernel("aminmax")
+def aminmax(self: Tensor, *, dim: int | None = None, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return _aminmax(self, dim, keepdim, None, None)
+
+
+@kernel("aminmax_out")
+def aminmax_out(
+    self: Tensor, *, dim: int | None = None, keepdim: bool = False, min: Tensor, max: Tensor
+) -> tuple[Tensor, Tensor]:
+    return _aminmax(self, dim, keepdim, min, max)
+
+
+def _moments_kernels(op: str) -> None:
+    """Register `<op>_mean_correction` (the variance or standard deviation and the mean in one
+    call) and the CompositeImplicitAutograd `<op>_mean_unbiased`/`<op>_mean_dim` (var, std)."""
+    name = f"{op}_mean"
+
+    def correction(
+        self: Tensor, dim: DimArg = None, *, correction: float | None = None, keepdim: bool = False
+    ) -> tuple[Tensor, Tensor]:
+        if not _is_float(self._impl.dtype):
+            raise RuntimeError(f"{name} only support floating point and complex dtypes")
+        spread = _var(name, self, dim, correction, keepdim, None)
+        mean: Tensor = aten_op("mean.dim")(self, dim, keepdim)
+        return spread, mean
+
+    def unbiased(self: Tensor, unbiased: bool = True) -> tuple[Tensor, Tensor]:
+        result: tuple[Tensor, Tensor] = aten_op(f"{name}.correction")(
+            self, None, correction=_correction(unbiased)
+        )
+        return result
+
+    def dims(
+        self: Tensor, dim: DimArg, unbiased: bool = True, keepdim: bool = False
+    ) -> tuple[Tensor, Tensor]:
+        call = aten_op(f"{name}.correction")
+        result: tuple[Tensor, Tensor] = call(self, dim, correction=_correction(unbiased), keepdim=keepdim)
+        return result
+
+    register_variants(name, {"_correction": correction, "_unbiased": unbiased, "_dim": dims})
+
+
+_moments_kernels("var")
+_moments_kernels("std")
