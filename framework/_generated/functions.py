@@ -9,6 +9,8 @@ _adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
 _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
+_prelu_kernel = function("_prelu_kernel")
+_prelu_kernel_backward = function("_prelu_kernel_backward")
 _reshape_alias = function("_reshape_alias")
 _reshape_copy = function("_reshape_copy")
 _softmax = function("_softmax")
@@ -53,6 +55,8 @@ bmm = function("bmm")
 cat = function("cat")
 ceil = function("ceil")
 ceil_ = function("ceil_")
+celu = function("celu")
+celu_ = function("celu_")
 chunk = function("chunk")
 clamp = function("clamp")
 clamp_ = function("clamp_")
@@ -71,6 +75,8 @@ cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
 cosh_ = function("cosh_")
+cosine_embedding_loss = function("cosine_embedding_loss")
+cosine_similarity = function("cosine_similarity")
 cross_entropy_loss = function("cross_entropy_loss")
 cumprod = function("cumprod")
 cumsum = function("cumsum")
@@ -78,6 +84,9 @@ diagonal = function("diagonal")
 div = function("div")
 dot = function("dot")
 dropout = function("dropout")
+elu = function("elu")
+elu_ = function("elu_")
+elu_backward = function("elu_backward")
 embedding = function("embedding")
 embedding_dense_backward = function("embedding_dense_backward")
 empty = function("empty")
@@ -104,7 +113,23 @@ gelu = function("gelu")
 gelu_ = function("gelu_")
 gelu_backward = function("gelu_backward")
 ger = function("ger")
+glu = function("glu")
+glu_backward = function("glu_backward")
 gt = function("gt")
+hardshrink = function("hardshrink")
+hardshrink_backward = function("hardshrink_backward")
+hardsigmoid = function("hardsigmoid")
+hardsigmoid_ = function("hardsigmoid_")
+hardsigmoid_backward = function("hardsigmoid_backward")
+hardswish = function("hardswish")
+hardswish_ = function("hardswish_")
+hardswish_backward = function("hardswish_backward")
+hardtanh = function("hardtanh")
+hardtanh_ = function("hardtanh_")
+hardtanh_backward = function("hardtanh_backward")
+hinge_embedding_loss = function("hinge_embedding_loss")
+huber_loss = function("huber_loss")
+huber_loss_backward = function("huber_loss_backward")
 imag = function("imag")
 index = function("index")
 index_put = function("index_put")
@@ -113,9 +138,13 @@ index_select = function("index_select")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
+kl_div = function("kl_div")
 l1_loss = function("l1_loss")
 layer_norm = function("layer_norm")
 le = function("le")
+leaky_relu = function("leaky_relu")
+leaky_relu_ = function("leaky_relu_")
+leaky_relu_backward = function("leaky_relu_backward")
 lerp = function("lerp")
 linear = function("linear")
 linspace = function("linspace")
@@ -127,6 +156,9 @@ log1p_ = function("log1p_")
 log2 = function("log2")
 log2_ = function("log2_")
 log_ = function("log_")
+log_sigmoid = function("log_sigmoid")
+log_sigmoid_backward = function("log_sigmoid_backward")
+log_sigmoid_forward = function("log_sigmoid_forward")
 log_softmax = function("log_softmax")
 logical_and = function("logical_and")
 logical_not = function("logical_not")
@@ -135,6 +167,7 @@ logical_or = function("logical_or")
 logical_xor = function("logical_xor")
 logsumexp = function("logsumexp")
 lt = function("lt")
+margin_ranking_loss = function("margin_ranking_loss")
 masked_fill = function("masked_fill")
 masked_select = function("masked_select")
 matmul = function("matmul")
@@ -146,6 +179,9 @@ maximum = function("maximum")
 mean = function("mean")
 min = function("min")
 minimum = function("minimum")
+mish = function("mish")
+mish_ = function("mish_")
+mish_backward = function("mish_backward")
 mm = function("mm")
 moveaxis = function("moveaxis")
 movedim = function("movedim")
@@ -172,8 +208,11 @@ norm = function("norm")
 ones = function("ones")
 ones_like = function("ones_like")
 outer = function("outer")
+pairwise_distance = function("pairwise_distance")
 permute = function("permute")
+poisson_nll_loss = function("poisson_nll_loss")
 pow = function("pow")
+prelu = function("prelu")
 prod = function("prod")
 rand = function("rand")
 rand_like = function("rand_like")
@@ -188,6 +227,8 @@ reciprocal_ = function("reciprocal_")
 reflection_pad2d = function("reflection_pad2d")
 reflection_pad2d_backward = function("reflection_pad2d_backward")
 relu = function("relu")
+relu6 = function("relu6")
+relu6_ = function("relu6_")
 relu_ = function("relu_")
 remainder = function("remainder")
 replication_pad2d = function("replication_pad2d")
@@ -202,6 +243,8 @@ scalar_tensor = function("scalar_tensor")
 scatter = function("scatter")
 scatter_add = function("scatter_add")
 select = function("select")
+selu = function("selu")
+selu_ = function("selu_")
 sigmoid = function("sigmoid")
 sigmoid_ = function("sigmoid_")
 sign = function("sign")
@@ -214,7 +257,15 @@ sin_ = function("sin_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+smooth_l1_loss = function("smooth_l1_loss")
+smooth_l1_loss_backward = function("smooth_l1_loss_backward")
+soft_margin_loss = function("soft_margin_loss")
+soft_margin_loss_backward = function("soft_margin_loss_backward")
 softmax = function("softmax")
+softplus = function("softplus")
+softplus_backward = function("softplus_backward")
+softshrink = function("softshrink")
+softshrink_backward = function("softshrink_backward")
 split = function("split")
 split_with_sizes = function("split_with_sizes")
 sqrt = function("sqrt")
@@ -231,9 +282,12 @@ tan = function("tan")
 tan_ = function("tan_")
 tanh = function("tanh")
 tanh_ = function("tanh_")
+threshold = function("threshold")
+threshold_ = function("threshold_")
 threshold_backward = function("threshold_backward")
 transpose = function("transpose")
 tril = function("tril")
+triplet_margin_loss = function("triplet_margin_loss")
 triu = function("triu")
 trunc = function("trunc")
 trunc_ = function("trunc_")
@@ -253,6 +307,8 @@ __all__ = [
     "_adaptive_avg_pool2d_backward",
     "_log_softmax",
     "_log_softmax_backward_data",
+    "_prelu_kernel",
+    "_prelu_kernel_backward",
     "_reshape_alias",
     "_reshape_copy",
     "_softmax",
@@ -297,6 +353,8 @@ __all__ = [
     "cat",
     "ceil",
     "ceil_",
+    "celu",
+    "celu_",
     "chunk",
     "clamp",
     "clamp_",
@@ -315,6 +373,8 @@ __all__ = [
     "cos_",
     "cosh",
     "cosh_",
+    "cosine_embedding_loss",
+    "cosine_similarity",
     "cross_entropy_loss",
     "cumprod",
     "cumsum",
@@ -322,6 +382,9 @@ __all__ = [
     "div",
     "dot",
     "dropout",
+    "elu",
+    "elu_",
+    "elu_backward",
     "embedding",
     "embedding_dense_backward",
     "empty",
@@ -348,7 +411,23 @@ __all__ = [
     "gelu_",
     "gelu_backward",
     "ger",
+    "glu",
+    "glu_backward",
     "gt",
+    "hardshrink",
+    "hardshrink_backward",
+    "hardsigmoid",
+    "hardsigmoid_",
+    "hardsigmoid_backward",
+    "hardswish",
+    "hardswish_",
+    "hardswish_backward",
+    "hardtanh",
+    "hardtanh_",
+    "hardtanh_backward",
+    "hinge_embedding_loss",
+    "huber_loss",
+    "huber_loss_backward",
     "imag",
     "index",
     "index_put",
@@ -357,9 +436,13 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "kl_div",
     "l1_loss",
     "layer_norm",
     "le",
+    "leaky_relu",
+    "leaky_relu_",
+    "leaky_relu_backward",
     "lerp",
     "linear",
     "linspace",
@@ -371,6 +454,9 @@ __all__ = [
     "log2",
     "log2_",
     "log_",
+    "log_sigmoid",
+    "log_sigmoid_backward",
+    "log_sigmoid_forward",
     "log_softmax",
     "logical_and",
     "logical_not",
@@ -379,6 +465,7 @@ __all__ = [
     "logical_xor",
     "logsumexp",
     "lt",
+    "margin_ranking_loss",
     "masked_fill",
     "masked_select",
     "matmul",
@@ -390,6 +477,9 @@ __all__ = [
     "mean",
     "min",
     "minimum",
+    "mish",
+    "mish_",
+    "mish_backward",
     "mm",
     "moveaxis",
     "movedim",
@@ -416,8 +506,11 @@ __all__ = [
     "ones",
     "ones_like",
     "outer",
+    "pairwise_distance",
     "permute",
+    "poisson_nll_loss",
     "pow",
+    "prelu",
     "prod",
     "rand",
     "rand_like",
@@ -432,6 +525,8 @@ __all__ = [
     "reflection_pad2d",
     "reflection_pad2d_backward",
     "relu",
+    "relu6",
+    "relu6_",
     "relu_",
     "remainder",
     "replication_pad2d",
@@ -446,6 +541,8 @@ __all__ = [
     "scatter",
     "scatter_add",
     "select",
+    "selu",
+    "selu_",
     "sigmoid",
     "sigmoid_",
     "sign",
@@ -458,7 +555,15 @@ __all__ = [
     "sinh",
     "sinh_",
     "slice",
+    "smooth_l1_loss",
+    "smooth_l1_loss_backward",
+    "soft_margin_loss",
+    "soft_margin_loss_backward",
     "softmax",
+    "softplus",
+    "softplus_backward",
+    "softshrink",
+    "softshrink_backward",
     "split",
     "split_with_sizes",
     "sqrt",
@@ -475,9 +580,12 @@ __all__ = [
     "tan_",
     "tanh",
     "tanh_",
+    "threshold",
+    "threshold_",
     "threshold_backward",
     "transpose",
     "tril",
+    "triplet_margin_loss",
     "triu",
     "trunc",
     "trunc_",

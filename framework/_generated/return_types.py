@@ -10,6 +10,17 @@ from framework._tensor import Tensor
 from framework._tensor_str import return_type_repr
 
 
+class log_sigmoid_forward(NamedTuple):
+    output: Tensor
+    buffer: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+log_sigmoid_forward.__module__ = "framework.return_types"
+
+
 class max(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -44,6 +55,7 @@ nll_loss_forward.__module__ = "framework.return_types"
 
 
 __all__ = [
+    "log_sigmoid_forward",
     "max",
     "min",
     "nll_loss_forward",
