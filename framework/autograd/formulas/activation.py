@@ -13,6 +13,7 @@ import framework
 from framework._tensor import Tensor
 from framework.autograd.grad_mode import is_grad_enabled
 from framework.ops._iter import Number
+from framework.ops.kernels.activation import real_scalar
 from framework.ops.kernels.nn import reduction_grad_scale
 
 __all__ = [
@@ -52,12 +53,12 @@ def elu_double_backward(
     """d/d(self_or_result) of elu_backward, times grad: 0 where the input was positive; below,
     grad_output * input_scale from the result, grad_output * input_scale^2 * alpha * scale *
     exp(x * input_scale) from the input."""
-    i = float(input_scale)
+    i = real_scalar(input_scale)
     x = self_or_result
     if is_result:
         second = grad * grad_output * i
     else:
-        factor = i * i * float(alpha) * float(scale)
+        factor = i * i * real_scalar(alpha) * real_scalar(scale)
         second = grad * grad_output * (x.clamp_max(0) * i).exp() * factor
     return second.masked_fill(x.gt(0), 0)
 
@@ -65,9 +66,10 @@ def elu_double_backward(
 def softplus_double_backward(grad: Tensor, self: Tensor, beta: Number, threshold: Number) -> Tensor:
     """d/dself of softplus_backward (grad already times grad_output): beta s (1 - s) with
     s = sigmoid(beta x), 0 where softplus is linear."""
-    scaled = self * float(beta)
+    scaled = self * real_scalar(beta)
     s = scaled.sigmoid()
-    return (grad * s * (1 - s) * float(beta)).masked_fill(scaled.gt(float(threshold)), 0)
+    derivative: Tensor = grad * s * (1 - s) * real_scalar(beta)
+    return derivative.masked_fill(scaled.gt(real_scalar(threshold)), 0)
 
 
 def hardswish_double_backward(grad: Tensor, grad_output: Tensor, self: Tensor) -> Tensor:

@@ -20,6 +20,7 @@ from typing import Any, Final
 import numpy as np
 
 from framework._tensor import Tensor
+from framework.autograd.grad_mode import no_grad
 from framework.c10.dtypes import bool_, dtype, promote_types, uint8
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
@@ -52,6 +53,17 @@ _REDUCTION_MEAN: Final = 1
 _REDUCTION_SUM: Final = 2
 SELU_ALPHA: Final = 1.6732632423543772848170429916717
 SELU_SCALE: Final = 1.0507009873554804934193349852946
+_ONE_SIXTH_FLOAT32: Final = float(np.float32(1.0 / 6.0))
+
+
+def real_scalar(value: Number) -> float:
+    """A Scalar argument as the double PyTorch's kernels read it (a complex one only when its
+    imaginary part is 0; also used by the activation derivative formulas)."""
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        return value.real
+    return float(value)
 
 
 def _sigmoid(x: Array) -> Array:
@@ -85,7 +97,7 @@ def _activation(name: str, op: str, fn: Callable[..., Array]) -> None:
     """Register `name`, `name_` and `name_out` computing `fn(x, *scalars)` over float inputs."""
 
     def impl(out: Array, self: Tensor, *scalars: Number) -> None:
-        out[...] = fn(_values(self), *(float(s) for s in scalars))
+        out[...] = fn(_values(self), *(real_scalar(s) for s in scalars))
 
     structured(name, _floating_meta(op), impl)
 
@@ -136,17 +148,17 @@ _activation("hardshrink", "hardshrink_cpu", _hardshrink)
 def _softshrink_meta(self: Tensor, lambd: Number = 0.5) -> TensorMeta:
     impl = self._impl
     _check_floating("softshrink_check", impl.dtype)
-    if not 0 <= float(lambd) <= float(np.finfo(impl.dtype.numpy_dtype).max):
+    if not 0 <= real_scalar(lambd) <= float(np.finfo(impl.dtype.numpy_dtype).max):
         limit = float(np.finfo(impl.dtype.numpy_dtype).max)
         raise RuntimeError(
             f"lambda must be in range [0, {limit:g}] for input dtype {impl.dtype.scalar_type_name}, "
-            f"but found {float(lambd):g}"
+            f"but found {real_scalar(lambd):g}"
         )
     return TensorMeta(impl.sizes, impl.dtype, impl.device)
 
 
 def _softshrink_impl(out: Array, self: Tensor, lambd: Number = 0.5) -> None:
-    out[...] = _softshrink(_values(self), float(lambd))
+    out[...] = _softshrink(_values(self), real_scalar(lambd))
 
 
 structured("softshrink", _softshrink_meta, _softshrink_impl)
@@ -159,7 +171,7 @@ def _hardtanh_meta(self: Tensor, min_val: Number = -1, max_val: Number = 1) -> T
         raise RuntimeError("Bool inputs not supported for hardtanh")
     if impl.dtype.is_complex:
         raise NotImplementedError("clamp is not supported for complex types")
-    if impl.dtype is uint8 and min(float(min_val), float(max_val)) < 0:
+    if impl.dtype is uint8 and min(real_scalar(min_val), real_scalar(max_val)) < 0:
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     return TensorMeta(impl.sizes, impl.dtype, impl.device)
 
@@ -201,9 +213,9 @@ def relu6_(self: Tensor) -> Tensor:
 
 
 def _check_celu_alpha(alpha: Number) -> float:
-    if float(alpha) == 0:
+    if real_scalar(alpha) == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return 1.0 / float(alpha)
+    return 1.0 / real_scalar(alpha)
 
 
 def _celu(self: Tensor, alpha: Number = 1.0) -> Tensor:
@@ -266,7 +278,7 @@ def leaky_relu_backward(
 ) -> Tensor:
     """grad where self > 0, grad * negative_slope elsewhere (the same from leaky_relu_'s result,
     which has the input's sign when the slope is not negative)."""
-    slope = float(negative_slope)
+    slope = real_scalar(negative_slope)
     if self_is_result and slope < 0:
         raise RuntimeError(
             _NEGATIVE_SLOPE_INPLACE.format("leakyReLu")
@@ -289,7 +301,7 @@ def elu_backward(
 ) -> Tensor:
     """grad * scale for positive inputs; below, grad * input_scale * alpha * scale * exp(x *
     input_scale), which from the result r is grad * input_scale * (r + alpha * scale)."""
-    a, s, i = float(alpha), float(scale), float(input_scale)
+    a, s, i = real_scalar(alpha), real_scalar(scale), real_scalar(input_scale)
     if is_result and a < 0:
         raise RuntimeError(_NEGATIVE_SLOPE_INPLACE.format("elu"))
 
@@ -303,7 +315,7 @@ def elu_backward(
 @kernel("softplus_backward")
 def softplus_backward(grad_output: Tensor, self: Tensor, beta: Number, threshold: Number) -> Tensor:
     """grad * sigmoid(beta x) where beta x <= threshold, grad where softplus is linear."""
-    b, limit = float(beta), float(threshold)
+    b, limit = real_scalar(beta), real_scalar(threshold)
 
     def derivative(g: Array, x: Array) -> Array:
         scaled = x * b
@@ -315,7 +327,7 @@ def softplus_backward(grad_output: Tensor, self: Tensor, beta: Number, threshold
 @kernel("hardtanh_backward")
 def hardtanh_backward(grad_output: Tensor, self: Tensor, min_val: Number, max_val: Number) -> Tensor:
     """grad strictly between min_val and max_val, 0 elsewhere."""
-    low, high = float(min_val), float(max_val)
+    low, high = real_scalar(min_val), real_scalar(max_val)
     return _pointwise_backward(
         "hardshrink_backward_cpu", grad_output, self, lambda g, x: np.where((x <= low) | (x >= high), 0.0, g)
     )
@@ -323,9 +335,13 @@ def hardtanh_backward(grad_output: Tensor, self: Tensor, min_val: Number, max_va
 
 @kernel("hardsigmoid_backward")
 def hardsigmoid_backward(grad_output: Tensor, self: Tensor) -> Tensor:
-    """grad / 6 strictly between -3 and 3, 0 elsewhere."""
+    """grad / 6 strictly between -3 and 3, 0 elsewhere (1/6 rounded to float32, as PyTorch's
+    kernel has it, for every dtype)."""
     return _pointwise_backward(
-        "hardsigmoid_backward", grad_output, self, lambda g, x: np.where((x > -3) & (x < 3), g / 6.0, 0.0)
+        "hardsigmoid_backward",
+        grad_output,
+        self,
+        lambda g, x: np.where((x > -3) & (x < 3), g * _ONE_SIXTH_FLOAT32, 0.0),
     )
 
 
@@ -352,7 +368,7 @@ def mish_backward(grad_output: Tensor, self: Tensor) -> Tensor:
 
 def _shrink_backward(grad_output: Tensor, self: Tensor, lambd: Number) -> Tensor:
     """grad outside [-lambd, lambd], 0 inside (softshrink's and hardshrink's backward)."""
-    limit = float(lambd)
+    limit = real_scalar(lambd)
     return _pointwise_backward(
         "shrink_backward_cpu", grad_output, self, lambda g, x: np.where((x >= -limit) & (x <= limit), 0.0, g)
     )
@@ -827,20 +843,21 @@ def poisson_nll_loss(
 
 @kernel("cosine_similarity")
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    """sum(x1 * x2) / max(|x1| |x2|, eps) along `dim` (the inputs broadcast together), each input
-    first divided by its norm (clamped below by sqrt(eps)) for accuracy, as PyTorch does."""
-    common = x1.dtype if x1.dtype is x2.dtype else promote_types(x1.dtype, x2.dtype)
+    """sum(x1 / |x1| * x2 / |x2|) along `dim` (the inputs broadcast together, integer ones
+    converted to the common floating dtype), each norm clamped below by eps without recording
+    the clamp, as PyTorch does (the gradient is the unclamped norm's)."""
+    common = promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:
         raise RuntimeError(
             f"expected common dtype to be floating point, yet common dtype is {common.scalar_type_name}"
         )
-    sizes = list(broadcast_shapes(x1._impl.sizes, x2._impl.sizes))
-    a, b = x1.expand(sizes), x2.expand(sizes)
-    if a.dtype is not common:
-        a = a.to(common)
-    if b.dtype is not common:
-        b = b.to(common)
-    floor = math.sqrt(eps)
-    a_norm = a.norm(2, [dim], True).clamp_min(floor)
-    b_norm = b.norm(2, [dim], True).clamp_min(floor)
+    a = x1 if x1.dtype.is_floating_point or x1.dtype.is_complex else x1.to(common)
+    b = x2 if x2.dtype.is_floating_point or x2.dtype.is_complex else x2.to(common)
+    sizes = list(broadcast_shapes(a._impl.sizes, b._impl.sizes))
+    a, b = a.expand(sizes), b.expand(sizes)
+    a_norm = a.norm(2, [dim], True).clone()
+    b_norm = b.norm(2, [dim], True).clone()
+    with no_grad():
+        a_norm.clamp_min_(eps)
+        b_norm.clamp_min_(eps)
     return ((a / a_norm) * (b / b_norm)).sum(dim)
