@@ -764,7 +764,7 @@ def cosine_embedding_loss(
     along the last dimension (with 1e-12 added to the squared norms)."""
     d1, d2, dt = input1._impl.dim(), input2._impl.dim(), target._impl.dim()
     if dt not in (0, 1):
-        raise RuntimeError(f"0D or 1D target tensor expected, multi-target not supported, but got: {dt}")
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if dt == 1 and not (d1 == 2 and d2 == 2):
         raise RuntimeError(
             f"1D target tensor expects 2D input tensors, but found inputs with sizes {list(input1.shape)} "
@@ -791,14 +791,10 @@ def cosine_embedding_loss(
 def pairwise_distance(
     x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
 ) -> Tensor:
-    """The p-norm of x1 - x2 + eps along the last dimension (of the higher-dimensional input)."""
-    n1, n2 = x1._impl.dim(), x2._impl.dim()
-    output_dim = max(n1, n2)
-    inner = output_dim - 1 if output_dim else 0
-    if output_dim == 0:
-        result: Tensor = (x1 - x2 + eps).abs()
-        return result
-    return (x1 - x2 + eps).norm(p, [inner], keepdim)
+    """The p-norm of x1 - x2 + eps along the last dimension of the higher-dimensional input (the
+    only one of 0-dim inputs)."""
+    inner = max(x1._impl.dim(), x2._impl.dim()) - 1
+    return (x1 - x2 + eps).norm(p, [max(inner, 0)], keepdim)
 
 
 @kernel("triplet_margin_loss")
