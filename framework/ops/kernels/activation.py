@@ -146,13 +146,14 @@ _activation("hardshrink", "hardshrink_cpu", _hardshrink)
 
 
 def _softshrink_meta(self: Tensor, lambd: Number = 0.5) -> TensorMeta:
+    """lambd must lie between 0 and the largest value of the input's dtype."""
     impl = self._impl
     _check_floating("softshrink_check", impl.dtype)
-    if not 0 <= real_scalar(lambd) <= float(np.finfo(impl.dtype.numpy_dtype).max):
-        limit = float(np.finfo(impl.dtype.numpy_dtype).max)
+    value, limit = real_scalar(lambd), float(np.finfo(impl.dtype.numpy_dtype).max)
+    if not 0 <= value <= limit:
         raise RuntimeError(
             f"lambda must be in range [0, {limit:g}] for input dtype {impl.dtype.scalar_type_name}, "
-            f"but found {real_scalar(lambd):g}"
+            f"but found {value:g}"
         )
     return TensorMeta(impl.sizes, impl.dtype, impl.device)
 
