@@ -9,6 +9,8 @@ _adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
 _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
+_prelu_kernel = function("_prelu_kernel")
+_prelu_kernel_backward = function("_prelu_kernel_backward")
 _reshape_alias = function("_reshape_alias")
 _reshape_copy = function("_reshape_copy")
 _softmax = function("_softmax")
@@ -61,6 +63,8 @@ bucketize = function("bucketize")
 cat = function("cat")
 ceil = function("ceil")
 ceil_ = function("ceil_")
+celu = function("celu")
+celu_ = function("celu_")
 chunk = function("chunk")
 clamp = function("clamp")
 clamp_ = function("clamp_")
@@ -82,6 +86,8 @@ cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
 cosh_ = function("cosh_")
+cosine_embedding_loss = function("cosine_embedding_loss")
+cosine_similarity = function("cosine_similarity")
 count_nonzero = function("count_nonzero")
 cross_entropy_loss = function("cross_entropy_loss")
 cummax = function("cummax")
@@ -94,6 +100,9 @@ diagonal = function("diagonal")
 div = function("div")
 dot = function("dot")
 dropout = function("dropout")
+elu = function("elu")
+elu_ = function("elu_")
+elu_backward = function("elu_backward")
 embedding = function("embedding")
 embedding_dense_backward = function("embedding_dense_backward")
 empty = function("empty")
@@ -131,8 +140,24 @@ gelu = function("gelu")
 gelu_ = function("gelu_")
 gelu_backward = function("gelu_backward")
 ger = function("ger")
+glu = function("glu")
+glu_backward = function("glu_backward")
 gt = function("gt")
+hardshrink = function("hardshrink")
+hardshrink_backward = function("hardshrink_backward")
+hardsigmoid = function("hardsigmoid")
+hardsigmoid_ = function("hardsigmoid_")
+hardsigmoid_backward = function("hardsigmoid_backward")
+hardswish = function("hardswish")
+hardswish_ = function("hardswish_")
+hardswish_backward = function("hardswish_backward")
+hardtanh = function("hardtanh")
+hardtanh_ = function("hardtanh_")
+hardtanh_backward = function("hardtanh_backward")
 heaviside = function("heaviside")
+hinge_embedding_loss = function("hinge_embedding_loss")
+huber_loss = function("huber_loss")
+huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
 imag = function("imag")
 index = function("index")
@@ -143,10 +168,14 @@ isclose = function("isclose")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
+kl_div = function("kl_div")
 kthvalue = function("kthvalue")
 l1_loss = function("l1_loss")
 layer_norm = function("layer_norm")
 le = function("le")
+leaky_relu = function("leaky_relu")
+leaky_relu_ = function("leaky_relu_")
+leaky_relu_backward = function("leaky_relu_backward")
 lerp = function("lerp")
 linear = function("linear")
 linspace = function("linspace")
@@ -158,6 +187,9 @@ log1p_ = function("log1p_")
 log2 = function("log2")
 log2_ = function("log2_")
 log_ = function("log_")
+log_sigmoid = function("log_sigmoid")
+log_sigmoid_backward = function("log_sigmoid_backward")
+log_sigmoid_forward = function("log_sigmoid_forward")
 log_softmax = function("log_softmax")
 logaddexp = function("logaddexp")
 logaddexp2 = function("logaddexp2")
@@ -170,6 +202,7 @@ logit = function("logit")
 logit_ = function("logit_")
 logsumexp = function("logsumexp")
 lt = function("lt")
+margin_ranking_loss = function("margin_ranking_loss")
 masked_fill = function("masked_fill")
 masked_select = function("masked_select")
 matmul = function("matmul")
@@ -182,6 +215,9 @@ mean = function("mean")
 median = function("median")
 min = function("min")
 minimum = function("minimum")
+mish = function("mish")
+mish_ = function("mish_")
+mish_backward = function("mish_backward")
 mm = function("mm")
 mode = function("mode")
 moveaxis = function("moveaxis")
@@ -217,9 +253,12 @@ normal = function("normal")
 ones = function("ones")
 ones_like = function("ones_like")
 outer = function("outer")
+pairwise_distance = function("pairwise_distance")
 permute = function("permute")
 poisson = function("poisson")
+poisson_nll_loss = function("poisson_nll_loss")
 pow = function("pow")
+prelu = function("prelu")
 prod = function("prod")
 rad2deg = function("rad2deg")
 rad2deg_ = function("rad2deg_")
@@ -236,6 +275,8 @@ reciprocal_ = function("reciprocal_")
 reflection_pad2d = function("reflection_pad2d")
 reflection_pad2d_backward = function("reflection_pad2d_backward")
 relu = function("relu")
+relu6 = function("relu6")
+relu6_ = function("relu6_")
 relu_ = function("relu_")
 remainder = function("remainder")
 replication_pad2d = function("replication_pad2d")
@@ -252,6 +293,8 @@ scatter = function("scatter")
 scatter_add = function("scatter_add")
 searchsorted = function("searchsorted")
 select = function("select")
+selu = function("selu")
+selu_ = function("selu_")
 sgn = function("sgn")
 sigmoid = function("sigmoid")
 sigmoid_ = function("sigmoid_")
@@ -266,7 +309,15 @@ sin_ = function("sin_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+smooth_l1_loss = function("smooth_l1_loss")
+smooth_l1_loss_backward = function("smooth_l1_loss_backward")
+soft_margin_loss = function("soft_margin_loss")
+soft_margin_loss_backward = function("soft_margin_loss_backward")
 softmax = function("softmax")
+softplus = function("softplus")
+softplus_backward = function("softplus_backward")
+softshrink = function("softshrink")
+softshrink_backward = function("softshrink_backward")
 sort = function("sort")
 split = function("split")
 split_with_sizes = function("split_with_sizes")
@@ -287,10 +338,13 @@ tan = function("tan")
 tan_ = function("tan_")
 tanh = function("tanh")
 tanh_ = function("tanh_")
+threshold = function("threshold")
+threshold_ = function("threshold_")
 threshold_backward = function("threshold_backward")
 topk = function("topk")
 transpose = function("transpose")
 tril = function("tril")
+triplet_margin_loss = function("triplet_margin_loss")
 triu = function("triu")
 trunc = function("trunc")
 trunc_ = function("trunc_")
@@ -315,6 +369,8 @@ __all__ = [
     "_adaptive_avg_pool2d_backward",
     "_log_softmax",
     "_log_softmax_backward_data",
+    "_prelu_kernel",
+    "_prelu_kernel_backward",
     "_reshape_alias",
     "_reshape_copy",
     "_softmax",
@@ -367,6 +423,8 @@ __all__ = [
     "cat",
     "ceil",
     "ceil_",
+    "celu",
+    "celu_",
     "chunk",
     "clamp",
     "clamp_",
@@ -388,6 +446,8 @@ __all__ = [
     "cos_",
     "cosh",
     "cosh_",
+    "cosine_embedding_loss",
+    "cosine_similarity",
     "count_nonzero",
     "cross_entropy_loss",
     "cummax",
@@ -400,6 +460,9 @@ __all__ = [
     "div",
     "dot",
     "dropout",
+    "elu",
+    "elu_",
+    "elu_backward",
     "embedding",
     "embedding_dense_backward",
     "empty",
@@ -437,8 +500,24 @@ __all__ = [
     "gelu_",
     "gelu_backward",
     "ger",
+    "glu",
+    "glu_backward",
     "gt",
+    "hardshrink",
+    "hardshrink_backward",
+    "hardsigmoid",
+    "hardsigmoid_",
+    "hardsigmoid_backward",
+    "hardswish",
+    "hardswish_",
+    "hardswish_backward",
+    "hardtanh",
+    "hardtanh_",
+    "hardtanh_backward",
     "heaviside",
+    "hinge_embedding_loss",
+    "huber_loss",
+    "huber_loss_backward",
     "hypot",
     "imag",
     "index",
@@ -449,10 +528,14 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "kl_div",
     "kthvalue",
     "l1_loss",
     "layer_norm",
     "le",
+    "leaky_relu",
+    "leaky_relu_",
+    "leaky_relu_backward",
     "lerp",
     "linear",
     "linspace",
@@ -464,6 +547,9 @@ __all__ = [
     "log2",
     "log2_",
     "log_",
+    "log_sigmoid",
+    "log_sigmoid_backward",
+    "log_sigmoid_forward",
     "log_softmax",
     "logaddexp",
     "logaddexp2",
@@ -476,6 +562,7 @@ __all__ = [
     "logit_",
     "logsumexp",
     "lt",
+    "margin_ranking_loss",
     "masked_fill",
     "masked_select",
     "matmul",
@@ -488,6 +575,9 @@ __all__ = [
     "median",
     "min",
     "minimum",
+    "mish",
+    "mish_",
+    "mish_backward",
     "mm",
     "mode",
     "moveaxis",
@@ -523,9 +613,12 @@ __all__ = [
     "ones",
     "ones_like",
     "outer",
+    "pairwise_distance",
     "permute",
     "poisson",
+    "poisson_nll_loss",
     "pow",
+    "prelu",
     "prod",
     "rad2deg",
     "rad2deg_",
@@ -542,6 +635,8 @@ __all__ = [
     "reflection_pad2d",
     "reflection_pad2d_backward",
     "relu",
+    "relu6",
+    "relu6_",
     "relu_",
     "remainder",
     "replication_pad2d",
@@ -558,6 +653,8 @@ __all__ = [
     "scatter_add",
     "searchsorted",
     "select",
+    "selu",
+    "selu_",
     "sgn",
     "sigmoid",
     "sigmoid_",
@@ -572,7 +669,15 @@ __all__ = [
     "sinh",
     "sinh_",
     "slice",
+    "smooth_l1_loss",
+    "smooth_l1_loss_backward",
+    "soft_margin_loss",
+    "soft_margin_loss_backward",
     "softmax",
+    "softplus",
+    "softplus_backward",
+    "softshrink",
+    "softshrink_backward",
     "sort",
     "split",
     "split_with_sizes",
@@ -593,10 +698,13 @@ __all__ = [
     "tan_",
     "tanh",
     "tanh_",
+    "threshold",
+    "threshold_",
     "threshold_backward",
     "topk",
     "transpose",
     "tril",
+    "triplet_margin_loss",
     "triu",
     "trunc",
     "trunc_",

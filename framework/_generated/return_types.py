@@ -54,6 +54,17 @@ class kthvalue(NamedTuple):
 kthvalue.__module__ = "framework.return_types"
 
 
+class log_sigmoid_forward(NamedTuple):
+    output: Tensor
+    buffer: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+log_sigmoid_forward.__module__ = "framework.return_types"
+
+
 class max(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -147,6 +158,7 @@ __all__ = [
     "cummax",
     "cummin",
     "kthvalue",
+    "log_sigmoid_forward",
     "max",
     "median",
     "min",

@@ -367,6 +367,11 @@ def _warn_broadcast(input: Tensor, target: Tensor) -> None:
         )
 
 
+def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    shape = list(broadcast_shapes(input.shape, target.shape))
+    return input.expand(shape), target.expand(shape)
+
+
 def _pointwise_loss(
     kind: str,
     input: Tensor,
@@ -380,8 +385,7 @@ def _pointwise_loss(
     loss (a weighted mean divides by the weights' sum)."""
     _warn_broadcast(input, target)
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    shape = list(broadcast_shapes(input.shape, target.shape))
-    expanded_input, expanded_target = input.expand(shape), target.expand(shape)
+    expanded_input, expanded_target = _broadcast_pair(input, target)
     if weight is None:
         op = _aten.mse_loss.default if kind == "mse" else _aten.l1_loss.default
         return cast(Tensor, op(expanded_input, expanded_target, _reduction_enum(reduction)))
@@ -878,3 +882,417 @@ def multi_head_attention_forward(
     attn_output = linear(attn_output, out_proj_weight, out_proj_bias)
     attn_output = attn_output.view(tgt_len, bsz, attn_output.shape[1])
     return (attn_output if is_batched else attn_output.squeeze(1)), None
+# ---- more activations (framework/ops/kernels/activation.py) -------------------------------------
+
+__all__ += [
+    "celu",
+    "cosine_embedding_loss",
+    "cosine_similarity",
+    "elu",
+    "gaussian_nll_loss",
+    "glu",
+    "hardshrink",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "hinge_embedding_loss",
+    "huber_loss",
+    "kl_div",
+    "leaky_relu",
+    "logsigmoid",
+    "margin_ranking_loss",
+    "mish",
+    "multilabel_soft_margin_loss",
+    "normalize",
+    "pairwise_distance",
+    "poisson_nll_loss",
+    "prelu",
+    "relu6",
+    "selu",
+    "smooth_l1_loss",
+    "soft_margin_loss",
+    "softmin",
+    "softplus",
+    "softshrink",
+    "softsign",
+    "tanhshrink",
+    "threshold",
+    "triplet_margin_loss",
+]
+
+
+def _inplace_or_not(name: str, inplace: bool, *args: Any) -> Tensor:
+    """The in-place operator `name_` when `inplace`, else `name`."""
+    op = getattr(_aten, f"{name}_" if inplace else name)
+    return cast(Tensor, op.default(*args))
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """`value` where input <= threshold, input elsewhere."""
+    return _inplace_or_not("threshold", inplace, input, threshold, value)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """min(max(0, x), 6)."""
+    return _inplace_or_not("relu6", inplace, input)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x for x > 0, alpha (exp(x) - 1) elsewhere."""
+    return _inplace_or_not("elu", inplace, input, alpha)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """scale * elu(x, alpha) with PyTorch's fixed alpha = 1.6732... and scale = 1.0507...."""
+    return _inplace_or_not("selu", inplace, input)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """max(0, x) + min(0, alpha (exp(x / alpha) - 1))."""
+    return _inplace_or_not("celu", inplace, input, alpha)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x for x > 0, negative_slope * x elsewhere."""
+    return _inplace_or_not("leaky_relu", inplace, input, negative_slope)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """leaky_relu with a learned slope per channel (dimension 1), or one for all."""
+    return cast(Tensor, _aten.prelu.default(input, weight))
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """a * sigmoid(b) for the halves a, b of `input` along `dim`."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return cast(Tensor, _aten.glu.default(input, dim))
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """x clamped to [min_val, max_val]."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _inplace_or_not("hardtanh", inplace, input, min_val, max_val)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * relu6(x + 3) / 6."""
+    return _inplace_or_not("hardswish", inplace, input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """relu6(x + 3) / 6."""
+    return _inplace_or_not("hardsigmoid", inplace, input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * tanh(softplus(x))."""
+    return _inplace_or_not("mish", inplace, input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """log(sigmoid(x)), computed stably."""
+    return cast(Tensor, _aten.log_sigmoid.default(input))
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold."""
+    return cast(Tensor, _aten.softplus.default(input, beta, threshold))
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x - lambd above lambd, x + lambd below -lambd, 0 between."""
+    return cast(Tensor, _aten.softshrink.default(input, lambd))
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x outside [-lambd, lambd], 0 inside."""
+    return cast(Tensor, _aten.hardshrink.default(input, lambd))
+
+
+def softsign(input: Tensor) -> Tensor:
+    """x / (1 + |x|)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """x - tanh(x)."""
+    return input - input.tanh()
+
+
+def softmin(
+    input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: DType | None = None
+) -> Tensor:
+    """softmax(-x) along `dim` (computed in `dtype` when given)."""
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return cast(Tensor, _aten.softmax.int(-input, dim, dtype))
+
+
+# ---- more losses and distances ------------------------------------------------------------------
+
+
+def _legacy_enum(size_average: bool | None, reduce: bool | None, reduction: str) -> int:
+    return _reduction_enum(_legacy_reduction(size_average, reduce, reduction))
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """0.5 (x - t)^2 / beta where |x - t| < beta, |x - t| - beta / 2 elsewhere (l1_loss for
+    beta = 0), reduced."""
+    _warn_broadcast(input, target)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    expanded_input, expanded_target = _broadcast_pair(input, target)
+    if beta == 0.0:
+        return cast(
+            Tensor, _aten.l1_loss.default(expanded_input, expanded_target, _reduction_enum(reduction))
+        )
+    return cast(
+        Tensor,
+        _aten.smooth_l1_loss.default(expanded_input, expanded_target, _reduction_enum(reduction), beta),
+    )
+
+
+def huber_loss(
+    input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight: Tensor | None = None
+) -> Tensor:
+    """0.5 (x - t)^2 where |x - t| < delta, delta (|x - t| - delta / 2) elsewhere, optionally
+    weighted, reduced."""
+    _warn_broadcast(input, target)
+    expanded_input, expanded_target = _broadcast_pair(input, target)
+    if weight is None:
+        return cast(
+            Tensor,
+            _aten.huber_loss.default(expanded_input, expanded_target, _reduction_enum(reduction), delta),
+        )
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    unweighted = cast(Tensor, _aten.huber_loss.default(expanded_input, expanded_target, 0, delta))
+    weighted = unweighted * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    if reduction == "mean":
+        return weighted.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """target (log(target) - input) for log-probabilities `input` (exp(target) (target - input)
+    with log_target), reduced; "batchmean" divides the sum by the batch size, "mean" (with
+    PyTorch's warning) by the number of elements."""
+    if size_average is not None or reduce is not None:
+        enum = _legacy_enum(size_average, reduce, reduction)
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the support size."
+                "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                UserWarning,
+                stacklevel=2,
+            )
+        enum = _reduction_enum("sum" if reduction == "batchmean" else reduction)
+    reduced = cast(Tensor, _aten.kl_div.default(input, target, enum, log_target=log_target))
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.shape[0]
+    return reduced
+
+
+def soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """log(1 + exp(-t x)) for targets t of 1 or -1, reduced."""
+    enum = _legacy_enum(size_average, reduce, reduction)
+    return cast(Tensor, _aten.soft_margin_loss.default(input, target, enum))
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """max(0, -t (x1 - x2) + margin), reduced."""
+    enum = _legacy_enum(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: "
+            f"{_size(input1.shape)}, input2: {_size(input2.shape)}, target: {_size(target.shape)} "
+        )
+    return cast(Tensor, _aten.margin_ranking_loss.default(input1, input2, target, margin, enum))
+
+
+def hinge_embedding_loss(
+    input: Tensor,
+    target: Tensor,
+    margin: float = 1.0,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """x where t = 1, max(0, margin - x) where t = -1, reduced."""
+    enum = _legacy_enum(size_average, reduce, reduction)
+    return cast(Tensor, _aten.hinge_embedding_loss.default(input, target, margin, enum))
+
+
+def cosine_embedding_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """1 - cos(x1, x2) where t = 1, max(0, cos(x1, x2) - margin) where t = -1, reduced."""
+    enum = _legacy_enum(size_average, reduce, reduction)
+    return cast(Tensor, _aten.cosine_embedding_loss.default(input1, input2, target, margin, enum))
+
+
+def triplet_margin_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """max(0, d(a, p) - d(a, n) + margin) with p-norm pairwise distances d, reduced."""
+    enum = _legacy_enum(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return cast(
+        Tensor, _aten.triplet_margin_loss.default(anchor, positive, negative, margin, p, eps, swap, enum)
+    )
+
+
+def poisson_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    log_input: bool = True,
+    full: bool = False,
+    size_average: bool | None = None,
+    eps: float = 1e-8,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Negative log likelihood of a Poisson target: exp(x) - t x for log rates (x - t log(x + eps)
+    otherwise), plus Stirling's term when `full`, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    enum = _reduction_enum(reduction)
+    return cast(Tensor, _aten.poisson_nll_loss.default(input, target, log_input, full, eps, enum))
+
+
+def gaussian_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    var: Tensor | float,
+    full: bool = False,
+    eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Tensor:
+    """0.5 (log(var) + (x - t)^2 / var) (+ 0.5 log(2 pi) when `full`), the variance clamped below
+    by eps (without gradient through the clamp), reduced.  `var` may be a float, shaped like the
+    input, or lack (or have size 1 in) one of its dimensions."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = framework.ones_like(input) * var
+    elif bool(var.lt(0).any().item()):
+        raise ValueError("var has negative entry/entries")
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif input.dim() != var.dim() or (
+            sum(v for i, v in zip(input.shape, var.shape, strict=True) if i != v) != 1
+        ):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with framework.no_grad():
+        var.clamp_(min=eps)
+    difference = input - target
+    loss = (var.log() + difference * difference / var) * 0.5
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def multilabel_soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """-(t log(sigmoid(x)) + (1 - t) log(sigmoid(-x))), optionally weighted, averaged over the
+    classes (the last dimension), reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(class_dim) / input.shape[class_dim]
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def normalize(
+    input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None
+) -> Tensor:
+    """input / max(||input||_p, eps) along `dim`."""
+    if out is None:
+        denom = input.norm(p, [dim], True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, [dim], True).clamp_min_(eps).expand_as(input)
+    return framework.div(input, denom, out=out)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """The cosine of the angle between x1 and x2 along `dim` (broadcast together)."""
+    return cast(Tensor, _aten.cosine_similarity.default(x1, x2, dim, eps))
+
+
+def pairwise_distance(
+    x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False
+) -> Tensor:
+    """The p-norm of x1 - x2 + eps along the last dimension."""
+    return cast(Tensor, _aten.pairwise_distance.default(x1, x2, p, eps, keepdim))

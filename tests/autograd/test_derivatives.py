@@ -8,6 +8,7 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
+import ad_samples_activation
 import ad_samples_nn
 import ad_samples_pointwise
 import ad_samples_pointwise_more
@@ -33,6 +34,7 @@ MODULES = (
     ad_samples_random,
     ad_samples_sorting,
     ad_samples_pointwise_more,
+    ad_samples_activation,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
@@ -42,6 +44,10 @@ OWN_DERIVATIVE = {
     "refuses inputs that require grad there, so these are checked by gradcheck only"
     for key in ("native_layer_norm_backward", "native_batch_norm_backward", "nll_loss_backward")
 }
+OWN_DERIVATIVE["log_sigmoid_backward"] = (
+    "PyTorch refuses a buffer that requires grad (the samples' floating tensors all do); framework's "
+    "kernel recomputes exp(-|x|) from self, so the buffer's gradient is zero: checked by gradcheck only"
+)
 OWN_NODE = {
     "matmul": "one CPU kernel here (a single np.matmul); PyTorch decomposes matmul into dot/mv/mm/bmm, "
     "so its node is DotBackward0, MmBackward0, ... by shape; here always MatmulBackward0",

@@ -152,6 +152,9 @@ _TENSORS: Final[dict[str, dict[str, Tensor]]] = {
     "bernoulli": {"self": _PROBABILITIES},
     "bernoulli_": {"p": _PROBABILITIES},
     "bucketize": {"boundaries": Tensor((3,))},
+    "prelu": {"weight": Tensor((3,))},
+    "glu_backward": {"grad_output": Tensor((1, 3))},
+    "cosine_embedding_loss": {"target": Tensor((2,))},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -228,6 +231,19 @@ _VALUES: Final[dict[str, Any]] = {
     "scale": 2.0,
     "k": 1,
     "stable": True,
+    "negative_slope": 0.01,
+    "self_is_result": False,
+    "alpha": 1,
+    "input_scale": 1,
+    "is_result": False,
+    "beta": 1,
+    "threshold": 1,
+    "min_val": -1,
+    "max_val": 1,
+    "lambd": 0.5,
+    "delta": 1.0,
+    "log_input": True,
+    "full": False,
 }
 _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("where", "self"): 2,

@@ -1,14 +1,61 @@
 """The layers of `framework.nn` (PyTorch's `torch.nn.modules`)."""
 
-from framework.nn.modules.activation import GELU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from framework.nn.modules.activation import (
+    CELU,
+    ELU,
+    GELU,
+    GLU,
+    SELU,
+    Hardshrink,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softmax2d,
+    Softmin,
+    Softplus,
+    Softshrink,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+)
 from framework.nn.modules.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from framework.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from framework.nn.modules.container import ModuleDict, ModuleList, Sequential
 from framework.nn.modules.conv import Conv1d, Conv2d
+from framework.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from framework.nn.modules.dropout import Dropout
 from framework.nn.modules.flatten import Flatten, Unflatten
 from framework.nn.modules.linear import Identity, Linear
-from framework.nn.modules.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from framework.nn.modules.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
+    CrossEntropyLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MarginRankingLoss,
+    MSELoss,
+    MultiLabelSoftMarginLoss,
+    NLLLoss,
+    PoissonNLLLoss,
+    SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
 from framework.nn.modules.module import Module
 from framework.nn.modules.normalization import LayerNorm
 from framework.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
@@ -56,19 +103,52 @@ __all__ = [
     "Unflatten",
 ]
 __all__ += [
+    "CELU",
+    "ELU",
+    "GLU",
     "GRU",
     "LSTM",
     "RNN",
+    "SELU",
+    "CosineEmbeddingLoss",
+    "CosineSimilarity",
     "GRUCell",
+    "GaussianNLLLoss",
+    "Hardshrink",
+    "Hardsigmoid",
+    "Hardswish",
+    "Hardtanh",
+    "HingeEmbeddingLoss",
+    "HuberLoss",
+    "KLDivLoss",
     "LSTMCell",
+    "LeakyReLU",
+    "LogSigmoid",
+    "MarginRankingLoss",
+    "Mish",
+    "MultiLabelSoftMarginLoss",
     "MultiheadAttention",
     "NonDynamicallyQuantizableLinear",
+    "PReLU",
+    "PairwiseDistance",
+    "PoissonNLLLoss",
     "RNNBase",
     "RNNCell",
     "RNNCellBase",
+    "ReLU6",
+    "SmoothL1Loss",
+    "SoftMarginLoss",
+    "Softmax2d",
+    "Softmin",
+    "Softplus",
+    "Softshrink",
+    "Softsign",
+    "Tanhshrink",
+    "Threshold",
     "Transformer",
     "TransformerDecoder",
     "TransformerDecoderLayer",
     "TransformerEncoder",
     "TransformerEncoderLayer",
+    "TripletMarginLoss",
 ]
