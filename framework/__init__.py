@@ -48,6 +48,7 @@ from framework.c10.dtypes import (
     set_default_dtype,
     uint8,
 )
+from framework.functional import block_diag, cartesian_prod, cdist, chain_matmul, einsum, tensordot
 from framework.library import Library
 from framework.random import (
     Generator,
@@ -65,6 +66,7 @@ framework.ops._api_runtime.build(framework.ops._native.NATIVE)
 import framework.autograd.derivatives  # noqa: E402  (its kernels use the API built above)
 from framework import autograd as autograd  # noqa: E402
 from framework import cuda as cuda  # noqa: E402
+from framework import linalg as linalg  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
 from framework import return_types as return_types  # noqa: E402
@@ -90,10 +92,14 @@ __all__ = [
     "__version__",
     "as_tensor",
     "autograd",
+    "block_diag",
     "bool",
     "can_cast",
+    "cartesian_prod",
+    "cdist",
     "cdouble",
     "cfloat",
+    "chain_matmul",
     "channels_last",
     "complex64",
     "complex128",
@@ -103,6 +109,7 @@ __all__ = [
     "device",
     "double",
     "dtype",
+    "einsum",
     "enable_grad",
     "finfo",
     "float",
@@ -125,6 +132,7 @@ __all__ = [
     "is_grad_enabled",
     "is_inference_mode_enabled",
     "is_tensor",
+    "linalg",
     "load",
     "long",
     "manual_seed",
@@ -145,6 +153,7 @@ __all__ = [
     "short",
     "strided",
     "tensor",
+    "tensordot",
     "uint8",
     "utils",
 ]

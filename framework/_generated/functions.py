@@ -7,6 +7,10 @@ from framework.ops._api_runtime import function
 
 _adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
 _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
+_cdist_forward = function("_cdist_forward")
+_euclidean_dist = function("_euclidean_dist")
+_linalg_eigh = function("_linalg_eigh")
+_linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
 _reshape_alias = function("_reshape_alias")
@@ -21,9 +25,13 @@ acos = function("acos")
 acos_ = function("acos_")
 adaptive_avg_pool2d = function("adaptive_avg_pool2d")
 add = function("add")
+addbmm = function("addbmm")
 addcdiv = function("addcdiv")
 addcmul = function("addcmul")
 addmm = function("addmm")
+addmv = function("addmv")
+addmv_ = function("addmv_")
+addr = function("addr")
 all = function("all")
 amax = function("amax")
 amin = function("amin")
@@ -40,6 +48,7 @@ atan2 = function("atan2")
 atan_ = function("atan_")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
+baddbmm = function("baddbmm")
 batch_norm = function("batch_norm")
 binary_cross_entropy = function("binary_cross_entropy")
 binary_cross_entropy_backward = function("binary_cross_entropy_backward")
@@ -71,10 +80,16 @@ cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
 cosh_ = function("cosh_")
+cross = function("cross")
 cross_entropy_loss = function("cross_entropy_loss")
 cumprod = function("cumprod")
 cumsum = function("cumsum")
+det = function("det")
+diag = function("diag")
+diag_embed = function("diag_embed")
+diagflat = function("diagflat")
 diagonal = function("diagonal")
+dist = function("dist")
 div = function("div")
 dot = function("dot")
 dropout = function("dropout")
@@ -110,9 +125,11 @@ index = function("index")
 index_put = function("index_put")
 index_put_ = function("index_put_")
 index_select = function("index_select")
+inverse = function("inverse")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
+kron = function("kron")
 l1_loss = function("l1_loss")
 layer_norm = function("layer_norm")
 le = function("le")
@@ -128,6 +145,7 @@ log2 = function("log2")
 log2_ = function("log2_")
 log_ = function("log_")
 log_softmax = function("log_softmax")
+logdet = function("logdet")
 logical_and = function("logical_and")
 logical_not = function("logical_not")
 logical_not_ = function("logical_not_")
@@ -214,6 +232,7 @@ sin_ = function("sin_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+slogdet = function("slogdet")
 softmax = function("softmax")
 split = function("split")
 split_with_sizes = function("split_with_sizes")
@@ -232,9 +251,12 @@ tan_ = function("tan_")
 tanh = function("tanh")
 tanh_ = function("tanh_")
 threshold_backward = function("threshold_backward")
+trace = function("trace")
 transpose = function("transpose")
 tril = function("tril")
+tril_indices = function("tril_indices")
 triu = function("triu")
+triu_indices = function("triu_indices")
 trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
@@ -251,6 +273,10 @@ zeros_like = function("zeros_like")
 __all__ = [
     "_adaptive_avg_pool2d",
     "_adaptive_avg_pool2d_backward",
+    "_cdist_forward",
+    "_euclidean_dist",
+    "_linalg_eigh",
+    "_linalg_svd",
     "_log_softmax",
     "_log_softmax_backward_data",
     "_reshape_alias",
@@ -265,9 +291,13 @@ __all__ = [
     "acos_",
     "adaptive_avg_pool2d",
     "add",
+    "addbmm",
     "addcdiv",
     "addcmul",
     "addmm",
+    "addmv",
+    "addmv_",
+    "addr",
     "all",
     "amax",
     "amin",
@@ -284,6 +314,7 @@ __all__ = [
     "atan_",
     "avg_pool2d",
     "avg_pool2d_backward",
+    "baddbmm",
     "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_backward",
@@ -315,10 +346,16 @@ __all__ = [
     "cos_",
     "cosh",
     "cosh_",
+    "cross",
     "cross_entropy_loss",
     "cumprod",
     "cumsum",
+    "det",
+    "diag",
+    "diag_embed",
+    "diagflat",
     "diagonal",
+    "dist",
     "div",
     "dot",
     "dropout",
@@ -354,9 +391,11 @@ __all__ = [
     "index_put",
     "index_put_",
     "index_select",
+    "inverse",
     "isfinite",
     "isinf",
     "isnan",
+    "kron",
     "l1_loss",
     "layer_norm",
     "le",
@@ -372,6 +411,7 @@ __all__ = [
     "log2_",
     "log_",
     "log_softmax",
+    "logdet",
     "logical_and",
     "logical_not",
     "logical_not_",
@@ -458,6 +498,7 @@ __all__ = [
     "sinh",
     "sinh_",
     "slice",
+    "slogdet",
     "softmax",
     "split",
     "split_with_sizes",
@@ -476,9 +517,12 @@ __all__ = [
     "tanh",
     "tanh_",
     "threshold_backward",
+    "trace",
     "transpose",
     "tril",
+    "tril_indices",
     "triu",
+    "triu_indices",
     "trunc",
     "trunc_",
     "unbind",

@@ -3,8 +3,10 @@
     python -m framework.ops.codegen          # (re)write framework/_generated/
     python -m framework.ops.codegen --check  # exit 1 if the files on disk are stale
 
-Writes `functions.py` (framework.<op>), `tensor_methods.py` (the `Tensor` methods and operators)
-and a `.pyi` stub beside each with the static signatures `mypy --strict` checks callers against.
+Writes `functions.py` (framework.<op>), one module per `python_module` (`linalg.py`: the functions
+of `framework.linalg`, named without their `linalg_` prefix), `tensor_methods.py` (the `Tensor`
+methods and operators) and a `.pyi` stub beside each with the static signatures `mypy --strict`
+checks callers against.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from framework.c10.dispatch.schema import (
     OptionalType,
     SchemaType,
 )
-from framework.ops._api_runtime import Overload, is_method_overload, python_groups
-from framework.ops._native import NativeFunction, load_native_functions
+from framework.ops._api_runtime import PYTHON_FUNCTIONAL, Overload, is_method_overload, python_groups
+from framework.ops._native import PYTHON_MODULES, NativeFunction, load_native_functions
 from framework.ops._python_args import ALLOW_NUMBERS_AS_TENSORS, is_factory, named_returns, python_name
 
 OUTPUT_DIR: Final = Path(__file__).resolve().parents[1] / "_generated"
@@ -206,6 +208,19 @@ def _return_types(functions: list[NativeFunction]) -> str:
     return "\n".join(lines)
 
 
+def _function_files(groups: dict[str, list[Overload]], module: str, doc: str, prefix: str) -> dict[str, str]:
+    """`<module>.py` and its stub: each operator of `groups` as a function named without `prefix`."""
+    names = sorted(groups)
+    public = [n.removeprefix(prefix) for n in names]
+    exports = "\n__all__ = [\n" + "".join(f'    "{p}",\n' for p in sorted(public)) + "]\n"
+    source = [HEADER, doc, "from framework.ops._api_runtime import function\n"]
+    source += [f'{p} = function("{n}")' for n, p in zip(names, public, strict=True)]
+    stub = [HEADER, _STUB_IMPORTS]
+    for n, p in zip(names, public, strict=True):
+        stub += _stub(p, groups[n], as_method=False, indent="")
+    return {f"{module}.py": "\n".join([*source, exports]), f"{module}.pyi": "\n".join([*stub, exports])}
+
+
 def generate(functions: list[NativeFunction]) -> dict[str, str]:
     """File name -> contents of everything under framework/_generated/."""
     groups = python_groups(functions)
@@ -214,19 +229,14 @@ def generate(functions: list[NativeFunction]) -> dict[str, str]:
     method_groups = {n: [o for o in g if is_method_overload(o)] for n, g in groups.items()}
     method_groups = {n: g for n, g in method_groups.items() if g}
 
-    names = sorted(function_groups)
-    functions_py = [
-        HEADER,
-        '"""framework.<op>: the operator functions."""\n',
-        "from framework.ops._api_runtime import function\n",
-    ]
-    functions_py += [f'{n} = function("{n}")' for n in names]
-    functions_py.append("\n__all__ = [\n" + "".join(f'    "{n}",\n' for n in names) + "]\n")
-
-    functions_pyi = [HEADER, _STUB_IMPORTS]
-    for n in names:
-        functions_pyi += _stub(n, function_groups[n], as_method=False, indent="")
-    functions_pyi.append("\n__all__ = [\n" + "".join(f'    "{n}",\n' for n in names) + "]\n")
+    top_level = {
+        n: g for n, g in function_groups.items() if g[0].python_module is None and n not in PYTHON_FUNCTIONAL
+    }
+    files = _function_files(top_level, "functions", '"""framework.<op>: the operator functions."""\n', "")
+    for module in sorted(PYTHON_MODULES):
+        groups_of_module = {n: g for n, g in function_groups.items() if g[0].python_module == module}
+        doc = f'"""framework.{module}: the operator functions PyTorch has in torch.{module}."""\n'
+        files.update(_function_files(groups_of_module, module, doc, f"{module}_"))
 
     methods = sorted(method_groups)
     binary = [(op, m, r) for op, m, r in OPERATORS if m in method_groups]
@@ -255,8 +265,7 @@ def generate(functions: list[NativeFunction]) -> dict[str, str]:
 
     return {
         "__init__.py": HEADER + '"""Code generated from framework/ops/native_functions.yaml."""\n',
-        "functions.py": "\n".join(functions_py),
-        "functions.pyi": "\n".join(functions_pyi),
+        **files,
         "tensor_methods.py": "\n".join(methods_py),
         "tensor_methods.pyi": "\n".join(methods_pyi),
         "return_types.py": _return_types(functions),
