@@ -153,9 +153,19 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     **{
         op: {"self": _SQUARE, "A": _SQUARE}
         for op in (
-            "linalg_inv_ex linalg_inv inverse linalg_det det linalg_slogdet slogdet logdet _linalg_eigh "
-            "linalg_eigh linalg_eigvalsh linalg_matrix_power"
-        ).split()
+            "linalg_inv_ex",
+            "linalg_inv",
+            "inverse",
+            "linalg_det",
+            "det",
+            "linalg_slogdet",
+            "slogdet",
+            "logdet",
+            "_linalg_eigh",
+            "linalg_eigh",
+            "linalg_eigvalsh",
+            "linalg_matrix_power",
+        )
     },
     "linalg_solve_ex": {"A": _SQUARE, "B": _SQUARE},
     "linalg_solve": {"A": _SQUARE, "B": _SQUARE},

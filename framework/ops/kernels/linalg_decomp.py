@@ -609,13 +609,13 @@ def _matrix_norm(
     if order in ("nuc", 2, -2):
         return _singular_value_norm(x, order, dims, keepdim)
     assert isinstance(order, float | int)
-    # 1 and -1: column sums (over dim 0) then their max/min; inf and -inf: row sums.
+    # 1 and -1: the max/min of the columns' 1-norms; inf and -inf: of the rows'.
     summed, reduced = (dims[0], dims[1]) if abs(order) == 1 else (dims[1], dims[0])
-    sums = aten_op("sum.dim_IntList")(aten_op("abs.default")(x), [summed], True)
+    if not keepdim and summed < reduced:
+        reduced -= 1
+    sums = aten_op("linalg_vector_norm.default")(x, 1, [summed], keepdim)
     pick = aten_op("amax.default") if order > 0 else aten_op("amin.default")
-    result = pick(sums, [reduced], True)
-    if not keepdim:
-        result = aten_op("squeeze.dims")(result, list(dims))
+    result: Tensor = pick(sums, [reduced], keepdim)
     return result
 
 
@@ -707,7 +707,9 @@ def linalg_matrix_rank_atol_rtol_float(
     max(atol, rtol * the largest); rtol defaults to eps(dtype) * max(rows, cols) when atol is
     not given (or is 0), else to 0."""
     if self._impl.dim() < 2:
-        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+        raise RuntimeError(
+            "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions."
+        )
     if self._impl.dtype not in (float32, float64, complex64, complex128):
         raise RuntimeError("This function doesn't handle types other than float and double")
     if hermitian:

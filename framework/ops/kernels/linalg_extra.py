@@ -450,6 +450,9 @@ def einsum(equation: str, tensors: Sequence[Tensor], *, path: Sequence[int] | No
         aligned = _aligned(t, labels, order)
         alone = summed(set(labels), [set(lab) for k, (_, lab) in enumerate(operands) if k != i])
         kept = set(labels) - {order[d] for d in alone}
+        if alone and len(operands) == 1:  # the others are last: summing them leaves the output
+            result: Tensor = aten_op("sum.dim_IntList")(aligned, alone)
+            return result
         items.append((aten_op("sum.dim_IntList")(aligned, alone, True) if alone else aligned, kept))
     for i, j, append in _path_steps(len(items), path):
         if not 0 <= i < j < len(items):
@@ -460,10 +463,9 @@ def einsum(equation: str, tensors: Sequence[Tensor], *, path: Sequence[int] | No
         del items[j], items[i]
         items.insert(len(items) if append else i, product)
     result = items[0][0]
-    final: Tensor = (
-        aten_op("reshape.default")(result, list(result._impl.sizes[: len(out_labels)])) if others else result
-    )
-    return final
+    if others:
+        result = aten_op("reshape.default")(result, list(result._impl.sizes[: len(out_labels)]))
+    return result
 
 
 # ---- distances --------------------------------------------------------------------------------
