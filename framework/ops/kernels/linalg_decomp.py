@@ -615,8 +615,8 @@ def _matrix_norm(
         reduced -= 1
     sums = aten_op("linalg_vector_norm.default")(x, 1, [summed], keepdim)
     pick = aten_op("amax.default") if order > 0 else aten_op("amin.default")
-    result: Tensor = pick(sums, [reduced], keepdim)
-    return result
+    extreme: Tensor = pick(sums, [reduced], keepdim)
+    return extreme
 
 
 @kernel("linalg_matrix_norm")
