@@ -18,6 +18,7 @@ matrix_power = function("linalg_matrix_power")
 matrix_rank = function("linalg_matrix_rank")
 multi_dot = function("linalg_multi_dot")
 norm = function("linalg_norm")
+pinv = function("linalg_pinv")
 qr = function("linalg_qr")
 slogdet = function("linalg_slogdet")
 solve = function("linalg_solve")
@@ -41,6 +42,7 @@ __all__ = [
     "matrix_rank",
     "multi_dot",
     "norm",
+    "pinv",
     "qr",
     "slogdet",
     "solve",

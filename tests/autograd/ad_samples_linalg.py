@@ -130,6 +130,15 @@ def _eigh() -> list[Sample]:
     ]
 
 
+def _pinv() -> list[Sample]:
+    return [
+        Sample((_rand(3, 3, seed=67),)),
+        Sample((_rand(2, 4, 3, seed=68),), desc="tall, batch"),
+        Sample((_rand(3, 5, seed=69),), desc="wide"),
+        Sample((_spd_half(3, 3, seed=70),), {"hermitian": True}, desc="hermitian", prepare=_symmetrize),
+    ]
+
+
 def _cross() -> list[Sample]:
     return [
         Sample((_rand(4, 3, seed=25), _rand(4, 3, seed=26))),
@@ -210,6 +219,7 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "linalg_qr": _qr,
     "_linalg_svd": _svd,
     "_linalg_eigh": _eigh,
+    "linalg_pinv.atol_rtol_tensor": _pinv,
     "linalg_cross": _cross,
     "diag_embed": _diag_embed,
     "trace": _trace,

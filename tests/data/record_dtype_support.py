@@ -291,6 +291,7 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("threshold_backward", "threshold"): 0,
     ("linalg_matrix_norm", "ord"): 1,
     ("linalg_norm", "ord"): "fro",
+    ("linalg_pinv", "rcond"): 1e-15,
     ("tensordot", "dims_self"): [1],
     ("tensordot", "dims_other"): [0],
     ("einsum", "equation"): "ij,ij->i",

@@ -109,6 +109,19 @@ def test_decompositions() -> None:
     close(L.eigvalsh(t(np.swapaxes(lower_only, -1, -2)), UPLO="U"), np.linalg.eigvalsh(S3))
 
 
+def test_pinv() -> None:
+    a = rand(2, 4, 3, seed=34)
+    close(L.pinv(t(a)), np.linalg.pinv(a))
+    close(L.pinv(t(S3), hermitian=True), np.linalg.pinv(S3, hermitian=True))
+    low_rank = rand(4, 1, seed=35) @ rand(1, 3, seed=36)
+    close(L.pinv(t(low_rank)), np.linalg.pinv(low_rank))
+    assert L.pinv(t(low_rank), atol=1e3).abs().sum().item() == 0
+    with pytest.raises(
+        RuntimeError, match=r"^linalg.pinv\(Long\{\[2, 2\]\}\): expected a tensor with 2 or more"
+    ):
+        L.pinv(t(np.ones((2, 2), np.int64)))
+
+
 def test_rank_products_powers() -> None:
     a = rand(4, 2, seed=9) @ rand(2, 5, seed=10)
     assert L.matrix_rank(t(a)).item() == np.linalg.matrix_rank(a) == 2
@@ -533,6 +546,7 @@ def _cases() -> list[tuple[str, Callable[[Any, list[Any]], Any]]]:
         ("cholesky", lambda m, x: m.linalg.cholesky(x[1])),
         ("qr", lambda m, x: m.linalg.qr(x[0]).R),
         ("svdvals", lambda m, x: m.linalg.svdvals(x[0])),
+        ("pinv", lambda m, x: m.linalg.pinv(x[0], rtol=0.1)),
         ("eigvalsh", lambda m, x: m.linalg.eigvalsh(x[1])),
         ("cross", lambda m, x: m.linalg.cross(x[0], x[1])),
         ("multi_dot", lambda m, x: m.linalg.multi_dot([x[0][0], x[1][0], x[0][1]])),

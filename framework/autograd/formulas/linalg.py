@@ -31,6 +31,7 @@ __all__ = [
     "linalg_solve_backward_A",
     "linalg_solve_backward_B",
     "mH",
+    "pinv_backward",
     "slogdet_backward",
     "svd_backward",
     "trace_backward",
@@ -254,3 +255,26 @@ def euclidean_dist_backward(grad: Tensor, x1: Tensor, x2: Tensor, result: Tensor
     if which == 0:
         return x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2)
     return x2 * ratio.sum(-2).unsqueeze(-1) - ratio.transpose(-2, -1).matmul(x1)
+
+
+def pinv_backward(grad: Tensor, pinv: Tensor, A: Tensor) -> Tensor:
+    """PyTorch's pinv_backward (products arranged to keep the smaller dimension inside)."""
+    m, n = A.shape[-2], A.shape[-1]
+    pinv_h, grad_h = mH(pinv), mH(grad)
+    if m <= n:
+        K = grad_h.matmul(pinv)
+        K_pinv_h = K.matmul(pinv_h)
+        return (
+            -mH(pinv.matmul(K))
+            + K_pinv_h
+            - A.matmul(pinv).matmul(K_pinv_h)
+            + pinv_h.matmul(pinv).matmul(grad_h - K.matmul(A))
+        )
+    K = pinv.matmul(grad_h)
+    pinv_h_K = pinv_h.matmul(K)
+    return (
+        -mH(K.matmul(pinv))
+        + (grad_h - A.matmul(K)).matmul(pinv).matmul(pinv_h)
+        + pinv_h_K
+        - pinv_h_K.matmul(pinv).matmul(A)
+    )

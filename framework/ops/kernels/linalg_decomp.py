@@ -696,6 +696,15 @@ def linalg_norm_ord_str(
     return _matrix_norm(self, ord, dims or (-2, -1), keepdim, dtype)
 
 
+_LAPACK_DTYPES: Final = (float32, float64, complex64, complex128)
+
+
+def _check_epsilon_dtype(t: Tensor) -> None:
+    """The default tolerances need the dtype's epsilon: float, double and their complex types."""
+    if t._impl.dtype not in _LAPACK_DTYPES:
+        raise RuntimeError("This function doesn't handle types other than float and double")
+
+
 # ---- rank, vecdot, cross ------------------------------------------------------------------------
 
 
@@ -710,8 +719,7 @@ def linalg_matrix_rank_atol_rtol_float(
         raise RuntimeError(
             "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions."
         )
-    if self._impl.dtype not in (float32, float64, complex64, complex128):
-        raise RuntimeError("This function doesn't handle types other than float and double")
+    _check_epsilon_dtype(self)
     if hermitian:
         values = aten_op("abs.default")(aten_op("linalg_eigvalsh.default")(self))
     else:
@@ -925,3 +933,84 @@ def linalg_matrix_power(self: Tensor, n: int) -> Tensor:
             base = matmul(base, base)
     assert power is not None
     return power
+
+
+# ---- pinv -------------------------------------------------------------------------------------
+
+
+def _tolerance(t: Tensor | None, batch: Sizes) -> Array | None:
+    """A tolerance tensor as an array broadcast against the batch (one value per matrix)."""
+    return None if t is None else np.broadcast_to(array(t), batch)[..., None]
+
+
+@kernel("linalg_pinv_atol_rtol_tensor")
+def linalg_pinv_atol_rtol_tensor(
+    self: Tensor, *, atol: Tensor | None = None, rtol: Tensor | None = None, hermitian: bool = False
+) -> Tensor:
+    """The pseudo-inverse from the SVD (the eigendecomposition when hermitian): singular values
+    above max(atol, rtol * the largest) are inverted, the others dropped; rtol defaults to
+    eps(dtype) * max(rows, cols) when atol is not given (or is 0), else to 0."""
+    impl = self._impl
+    if impl.dim() < 2 or impl.dtype not in _LAPACK_DTYPES:
+        raise RuntimeError(
+            f"linalg.pinv({impl.dtype.scalar_type_name}{{{list(impl.sizes)}}}): expected a tensor with 2 or "
+            "more dimensions of float, double, cfloat or cdouble types"
+        )
+    batch, (m, n) = impl.sizes[:-2], impl.sizes[-2:]
+    out = new_tensor((*batch, n, m), impl.dtype, impl.device)
+    if is_meta(impl.device):
+        return out
+    a = array(self)
+    if impl.numel() == 0:
+        out._impl.numpy_view()[...] = 0
+        return out
+    if hermitian:
+        values, vectors = np.linalg.eigh(a)
+        magnitude = np.abs(values)
+    else:
+        u, values, vh = np.linalg.svd(a, full_matrices=False)
+        magnitude = values
+    absolute = _tolerance(atol, batch)
+    relative = _tolerance(rtol, batch)
+    if relative is None:
+        eps = float(np.finfo(magnitude.dtype).eps) * max(m, n)
+        relative = np.where(absolute > 0, 0.0, eps) if absolute is not None else np.full((*batch, 1), eps)
+    largest = magnitude.max(-1, keepdims=True) if magnitude.shape[-1] else magnitude
+    threshold = relative * largest
+    if absolute is not None:
+        threshold = np.maximum(threshold, absolute)
+    keep = magnitude > threshold
+    inverted = np.where(keep, 1 / np.where(keep, values, 1), 0).astype(values.dtype)
+    if hermitian:
+        result = (vectors * inverted[..., None, :]) @ np.swapaxes(vectors, -1, -2).conj()
+    else:
+        result = np.swapaxes(vh, -1, -2).conj() @ (inverted[..., :, None] * np.swapaxes(u, -1, -2).conj())
+    out._impl.numpy_view()[...] = result
+    return out
+
+
+def _scalar_tolerance(value: float | None, like: Tensor) -> Tensor | None:
+    if value is None:
+        return None
+    result: Tensor = aten_op("scalar_tensor.default")(value, dtype=like._impl.dtype.to_real())
+    return result
+
+
+@kernel("linalg_pinv_atol_rtol_float")
+def linalg_pinv_atol_rtol_float(
+    self: Tensor, *, atol: float | None = None, rtol: float | None = None, hermitian: bool = False
+) -> Tensor:
+    _check_epsilon_dtype(self)
+    result: Tensor = aten_op("linalg_pinv.atol_rtol_tensor")(
+        self, atol=_scalar_tolerance(atol, self), rtol=_scalar_tolerance(rtol, self), hermitian=hermitian
+    )
+    return result
+
+
+@kernel("linalg_pinv")
+def linalg_pinv(self: Tensor, rcond: float, hermitian: bool = False) -> Tensor:
+    """The deprecated rcond form: rcond is rtol, atol 0."""
+    result: Tensor = aten_op("linalg_pinv.atol_rtol_tensor")(
+        self, atol=_scalar_tolerance(0.0, self), rtol=_scalar_tolerance(rcond, self), hermitian=hermitian
+    )
+    return result
