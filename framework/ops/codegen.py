@@ -132,6 +132,12 @@ def _param(a: Argument, numbers_as_tensors: bool = False) -> str:
     return f"{name}: {typ}{default}"
 
 
+def _is_int_list(t: SchemaType) -> bool:
+    """A size-like list (`int[]`, `SymInt[]`): Python takes it as varargs too."""
+    elem = t.elem if isinstance(t, ListType) else None
+    return isinstance(elem, BaseType) and elem.ty in (BaseTy.int, BaseTy.SymInt)
+
+
 def signature(o: Overload, as_method: bool, numbers_as_tensors: bool = True) -> str:
     """The parameter list of one overload as Python sees it (`numbers_as_tensors`: annotate the
     Tensor parameters that also take Python numbers as such)."""
@@ -140,7 +146,7 @@ def signature(o: Overload, as_method: bool, numbers_as_tensors: bool = True) -> 
     kwonly = [a for a in args if a.kwarg_only]
     head = ["self"] if as_method else []
     numbers = numbers_as_tensors and o.schema.name.partition("::")[2] in ALLOW_NUMBERS_AS_TENSORS
-    if len(positional) == 1 and isinstance(positional[0].type, ListType) and not positional[0].has_default:
+    if len(positional) == 1 and _is_int_list(positional[0].type) and not positional[0].has_default:
         params = [f"*{positional[0].name}: int | Sequence[int]"]
     else:
         params = [_param(a, numbers) for a in positional]
