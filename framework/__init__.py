@@ -65,6 +65,7 @@ from framework.c10.dtypes import (
     uint8,
 )
 from framework.c10.storage import UntypedStorage
+from framework.functional import block_diag, cartesian_prod, cdist, chain_matmul, einsum, tensordot
 from framework.library import Library
 from framework.random import (
     Generator,
@@ -84,6 +85,7 @@ import framework.autograd.functional  # noqa: E402  (imports the API above, as a
 from framework import autograd as autograd  # noqa: E402
 from framework import backends as backends  # noqa: E402
 from framework import cuda as cuda  # noqa: E402
+from framework import linalg as linalg  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
 from framework import return_types as return_types  # noqa: E402
@@ -137,10 +139,14 @@ __all__ = [
     "as_tensor",
     "autograd",
     "backends",
+    "block_diag",
     "bool",
     "can_cast",
+    "cartesian_prod",
+    "cdist",
     "cdouble",
     "cfloat",
+    "chain_matmul",
     "channels_last",
     "complex64",
     "complex128",
@@ -150,6 +156,7 @@ __all__ = [
     "device",
     "double",
     "dtype",
+    "einsum",
     "enable_grad",
     "finfo",
     "float",
@@ -179,6 +186,7 @@ __all__ = [
     "is_nonzero",
     "is_storage",
     "is_tensor",
+    "linalg",
     "load",
     "long",
     "manual_seed",
@@ -202,6 +210,7 @@ __all__ = [
     "short",
     "strided",
     "tensor",
+    "tensordot",
     "uint8",
     "unique",
     "unique_consecutive",

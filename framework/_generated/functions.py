@@ -7,6 +7,10 @@ from framework.ops._api_runtime import function
 
 _adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
 _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
+_cdist_forward = function("_cdist_forward")
+_euclidean_dist = function("_euclidean_dist")
+_linalg_eigh = function("_linalg_eigh")
+_linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
 _prelu_kernel = function("_prelu_kernel")
@@ -25,9 +29,13 @@ acos = function("acos")
 acos_ = function("acos_")
 adaptive_avg_pool2d = function("adaptive_avg_pool2d")
 add = function("add")
+addbmm = function("addbmm")
 addcdiv = function("addcdiv")
 addcmul = function("addcmul")
 addmm = function("addmm")
+addmv = function("addmv")
+addmv_ = function("addmv_")
+addr = function("addr")
 alias = function("alias")
 all = function("all")
 allclose = function("allclose")
@@ -48,6 +56,7 @@ atan2 = function("atan2")
 atan_ = function("atan_")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
+baddbmm = function("baddbmm")
 batch_norm = function("batch_norm")
 bernoulli = function("bernoulli")
 binary_cross_entropy = function("binary_cross_entropy")
@@ -89,6 +98,7 @@ cosh_ = function("cosh_")
 cosine_embedding_loss = function("cosine_embedding_loss")
 cosine_similarity = function("cosine_similarity")
 count_nonzero = function("count_nonzero")
+cross = function("cross")
 cross_entropy_loss = function("cross_entropy_loss")
 cummax = function("cummax")
 cummin = function("cummin")
@@ -96,7 +106,12 @@ cumprod = function("cumprod")
 cumsum = function("cumsum")
 deg2rad = function("deg2rad")
 deg2rad_ = function("deg2rad_")
+det = function("det")
+diag = function("diag")
+diag_embed = function("diag_embed")
+diagflat = function("diagflat")
 diagonal = function("diagonal")
+dist = function("dist")
 div = function("div")
 dot = function("dot")
 dropout = function("dropout")
@@ -164,11 +179,13 @@ index = function("index")
 index_put = function("index_put")
 index_put_ = function("index_put_")
 index_select = function("index_select")
+inverse = function("inverse")
 isclose = function("isclose")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
 kl_div = function("kl_div")
+kron = function("kron")
 kthvalue = function("kthvalue")
 l1_loss = function("l1_loss")
 layer_norm = function("layer_norm")
@@ -193,6 +210,7 @@ log_sigmoid_forward = function("log_sigmoid_forward")
 log_softmax = function("log_softmax")
 logaddexp = function("logaddexp")
 logaddexp2 = function("logaddexp2")
+logdet = function("logdet")
 logical_and = function("logical_and")
 logical_not = function("logical_not")
 logical_not_ = function("logical_not_")
@@ -309,6 +327,7 @@ sin_ = function("sin_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+slogdet = function("slogdet")
 smooth_l1_loss = function("smooth_l1_loss")
 smooth_l1_loss_backward = function("smooth_l1_loss_backward")
 soft_margin_loss = function("soft_margin_loss")
@@ -342,10 +361,13 @@ threshold = function("threshold")
 threshold_ = function("threshold_")
 threshold_backward = function("threshold_backward")
 topk = function("topk")
+trace = function("trace")
 transpose = function("transpose")
 tril = function("tril")
+tril_indices = function("tril_indices")
 triplet_margin_loss = function("triplet_margin_loss")
 triu = function("triu")
+triu_indices = function("triu_indices")
 trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
@@ -367,6 +389,10 @@ zeros_like = function("zeros_like")
 __all__ = [
     "_adaptive_avg_pool2d",
     "_adaptive_avg_pool2d_backward",
+    "_cdist_forward",
+    "_euclidean_dist",
+    "_linalg_eigh",
+    "_linalg_svd",
     "_log_softmax",
     "_log_softmax_backward_data",
     "_prelu_kernel",
@@ -385,9 +411,13 @@ __all__ = [
     "acos_",
     "adaptive_avg_pool2d",
     "add",
+    "addbmm",
     "addcdiv",
     "addcmul",
     "addmm",
+    "addmv",
+    "addmv_",
+    "addr",
     "alias",
     "all",
     "allclose",
@@ -408,6 +438,7 @@ __all__ = [
     "atan_",
     "avg_pool2d",
     "avg_pool2d_backward",
+    "baddbmm",
     "batch_norm",
     "bernoulli",
     "binary_cross_entropy",
@@ -449,6 +480,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "count_nonzero",
+    "cross",
     "cross_entropy_loss",
     "cummax",
     "cummin",
@@ -456,7 +488,12 @@ __all__ = [
     "cumsum",
     "deg2rad",
     "deg2rad_",
+    "det",
+    "diag",
+    "diag_embed",
+    "diagflat",
     "diagonal",
+    "dist",
     "div",
     "dot",
     "dropout",
@@ -524,11 +561,13 @@ __all__ = [
     "index_put",
     "index_put_",
     "index_select",
+    "inverse",
     "isclose",
     "isfinite",
     "isinf",
     "isnan",
     "kl_div",
+    "kron",
     "kthvalue",
     "l1_loss",
     "layer_norm",
@@ -553,6 +592,7 @@ __all__ = [
     "log_softmax",
     "logaddexp",
     "logaddexp2",
+    "logdet",
     "logical_and",
     "logical_not",
     "logical_not_",
@@ -669,6 +709,7 @@ __all__ = [
     "sinh",
     "sinh_",
     "slice",
+    "slogdet",
     "smooth_l1_loss",
     "smooth_l1_loss_backward",
     "soft_margin_loss",
@@ -702,10 +743,13 @@ __all__ = [
     "threshold_",
     "threshold_backward",
     "topk",
+    "trace",
     "transpose",
     "tril",
+    "tril_indices",
     "triplet_margin_loss",
     "triu",
+    "triu_indices",
     "trunc",
     "trunc_",
     "unbind",

@@ -10,6 +10,29 @@ from framework._tensor import Tensor
 from framework._tensor_str import return_type_repr
 
 
+class _linalg_eigh(NamedTuple):
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+_linalg_eigh.__module__ = "framework.return_types"
+
+
+class _linalg_svd(NamedTuple):
+    U: Tensor
+    S: Tensor
+    Vh: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+_linalg_svd.__module__ = "framework.return_types"
+
+
 class aminmax(NamedTuple):
     min: Tensor
     max: Tensor
@@ -52,6 +75,84 @@ class kthvalue(NamedTuple):
 
 
 kthvalue.__module__ = "framework.return_types"
+
+
+class linalg_cholesky_ex(NamedTuple):
+    L: Tensor
+    info: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_cholesky_ex.__module__ = "framework.return_types"
+
+
+class linalg_eigh(NamedTuple):
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_eigh.__module__ = "framework.return_types"
+
+
+class linalg_inv_ex(NamedTuple):
+    inverse: Tensor
+    info: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_inv_ex.__module__ = "framework.return_types"
+
+
+class linalg_qr(NamedTuple):
+    Q: Tensor
+    R: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_qr.__module__ = "framework.return_types"
+
+
+class linalg_slogdet(NamedTuple):
+    sign: Tensor
+    logabsdet: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_slogdet.__module__ = "framework.return_types"
+
+
+class linalg_solve_ex(NamedTuple):
+    result: Tensor
+    info: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_solve_ex.__module__ = "framework.return_types"
+
+
+class linalg_svd(NamedTuple):
+    U: Tensor
+    S: Tensor
+    Vh: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_svd.__module__ = "framework.return_types"
 
 
 class log_sigmoid_forward(NamedTuple):
@@ -131,6 +232,17 @@ class nll_loss_forward(NamedTuple):
 nll_loss_forward.__module__ = "framework.return_types"
 
 
+class slogdet(NamedTuple):
+    sign: Tensor
+    logabsdet: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+slogdet.__module__ = "framework.return_types"
+
+
 class sort(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -154,10 +266,19 @@ topk.__module__ = "framework.return_types"
 
 
 __all__ = [
+    "_linalg_eigh",
+    "_linalg_svd",
     "aminmax",
     "cummax",
     "cummin",
     "kthvalue",
+    "linalg_cholesky_ex",
+    "linalg_eigh",
+    "linalg_inv_ex",
+    "linalg_qr",
+    "linalg_slogdet",
+    "linalg_solve_ex",
+    "linalg_svd",
     "log_sigmoid_forward",
     "max",
     "median",
@@ -165,6 +286,7 @@ __all__ = [
     "mode",
     "nanmedian",
     "nll_loss_forward",
+    "slogdet",
     "sort",
     "topk",
 ]

@@ -21,11 +21,13 @@ from framework.ops._python_args import TENSOR_OPTIONS, PythonArgParser, PythonSi
 
 @attrs.frozen
 class Overload:
-    """A functional schema, the out= schema that pairs with it (if any), and its variants."""
+    """A functional schema, the out= schema that pairs with it (if any), its variants and the
+    submodule of `framework` its function lives in (None: `framework` itself)."""
 
     schema: FunctionSchema
     out: FunctionSchema | None
     variants: frozenset[str]
+    python_module: str | None = None
 
 
 def _key(a: Argument) -> tuple[str, str, bool, object]:
@@ -59,6 +61,14 @@ unique_consecutive, whose Python function (framework._unique_api, as torch.funct
 only the tensors asked for."""
 
 
+PYTHON_FUNCTIONAL: Final = frozenset(
+    ("block_diag", "cartesian_prod", "cdist", "chain_matmul", "einsum", "tensordot")
+)
+"""Operators whose `framework.<name>` function is written by hand in framework/functional.py (as
+PyTorch's in torch/functional.py), since its Python signature is not its schema's; the parsers
+are built as for any other, and the generated `functions` module leaves the names out."""
+
+
 def python_groups(functions: list[NativeFunction]) -> dict[str, list[Overload]]:
     """Python name -> its overloads, out= schemas merged into their functional twins (the
     schemas of SKIP_PYTHON_BINDINGS left out)."""
@@ -74,7 +84,9 @@ def python_groups(functions: list[NativeFunction]) -> dict[str, list[Overload]]:
             continue
         key = (_arguments_key(f.schema.arguments), f.schema.name)
         base = f.schema.name.partition("::")[2]
-        groups.setdefault(base, []).append(Overload(f.schema, outs.get(key), f.variants))
+        groups.setdefault(base, []).append(
+            Overload(f.schema, outs.get(key), f.variants, f.python_module)
+        )
     return groups
 
 

@@ -1,7 +1,9 @@
 """Load `native_functions.yaml` and register every entry through the public `Library` API.
 
-Each entry names its schema (`func`), the Python variants (`function`, `method`), and which kernel
-serves which dispatch key (`dispatch`: `KEY[, KEY...]: kernel_name`).  Kernel names resolve in
+Each entry names its schema (`func`), the Python variants (`function`, `method`), the Python module
+its function lives in when not `framework` itself (`python_module: linalg` makes `linalg_det` the
+function `framework.linalg.det`, as PyTorch's yaml does), and which kernel serves which dispatch key
+(`dispatch`: `KEY[, KEY...]: kernel_name`).  Kernel names resolve in
 `framework.ops.kernels` (plain kernels and structured-kernel variants) or, for kernels that need
 their own operator (BackendSelect kernels that redispatch), in `KERNEL_FACTORIES`.
 """
@@ -23,6 +25,8 @@ from framework.ops.kernels import KERNEL_FACTORIES, KERNELS
 
 NATIVE_FUNCTIONS: Final = Path(__file__).with_name("native_functions.yaml")
 _VARIANTS: Final = frozenset(("function", "method"))
+PYTHON_MODULES: Final = frozenset(("linalg",))
+"""The submodules of `framework` that operator functions can live in (`python_module:`)."""
 
 
 class NativeFunctionsError(ValueError):
@@ -35,6 +39,7 @@ class NativeFunction:
     variants: frozenset[str]
     dispatch: tuple[tuple[DispatchKey, str], ...]
     line: int
+    python_module: str | None = None
 
 
 class LineLoader(yaml.SafeLoader):
@@ -59,7 +64,7 @@ def parse_native_functions(text: str, source: str = "native_functions.yaml") -> 
     for entry in entries:
         line = entry.get("__line__", 0)
         where = f"{source}:{line}"
-        unknown = set(entry) - {"func", "variants", "dispatch", "__line__"}
+        unknown = set(entry) - {"func", "variants", "dispatch", "python_module", "__line__"}
         if unknown:
             raise NativeFunctionsError(f"{where}: unknown field(s) {sorted(unknown)}")
         try:
@@ -69,6 +74,11 @@ def parse_native_functions(text: str, source: str = "native_functions.yaml") -> 
         variants = frozenset(v.strip() for v in str(entry.get("variants", "function")).split(","))
         if not variants <= _VARIANTS:
             raise NativeFunctionsError(f"{where}: unknown variants {sorted(variants - _VARIANTS)}")
+        module = entry.get("python_module")
+        if module is not None and module not in PYTHON_MODULES:
+            raise NativeFunctionsError(f"{where}: unknown python_module {module!r}")
+        if module is not None and not schema.name.startswith(f"aten::{module}_"):
+            raise NativeFunctionsError(f"{where}: a python_module {module} operator is named {module}_*")
         dispatch: list[tuple[DispatchKey, str]] = []
         for keys, kernel_name in (entry.get("dispatch") or {}).items():
             if keys == "__line__":
@@ -82,7 +92,7 @@ def parse_native_functions(text: str, source: str = "native_functions.yaml") -> 
                     dispatch.append((parse_dispatch_key(key.strip()), kernel_name))
                 except ValueError as e:
                     raise NativeFunctionsError(f"{where}: {e}") from None
-        result.append(NativeFunction(schema, variants, tuple(dispatch), line))
+        result.append(NativeFunction(schema, variants, tuple(dispatch), line, module))
     return result
 
 

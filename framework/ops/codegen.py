@@ -3,8 +3,10 @@
     python -m framework.ops.codegen          # (re)write framework/_generated/
     python -m framework.ops.codegen --check  # exit 1 if the files on disk are stale
 
-Writes `functions.py` (framework.<op>), `tensor_methods.py` (the `Tensor` methods and operators)
-and a `.pyi` stub beside each with the static signatures `mypy --strict` checks callers against.
+Writes `functions.py` (framework.<op>), one module per `python_module` (`linalg.py`: the functions
+of `framework.linalg`, named without their `linalg_` prefix), `tensor_methods.py` (the `Tensor`
+methods and operators) and a `.pyi` stub beside each with the static signatures `mypy --strict`
+checks callers against.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from framework.c10.dispatch.schema import (
     OptionalType,
     SchemaType,
 )
-from framework.ops._api_runtime import Overload, is_method_overload, python_groups
-from framework.ops._native import NativeFunction, load_native_functions
+from framework.ops._api_runtime import PYTHON_FUNCTIONAL, Overload, is_method_overload, python_groups
+from framework.ops._native import PYTHON_MODULES, NativeFunction, load_native_functions
 from framework.ops._python_args import ALLOW_NUMBERS_AS_TENSORS, is_factory, named_returns, python_name
 
 OUTPUT_DIR: Final = Path(__file__).resolve().parents[1] / "_generated"
@@ -135,6 +137,12 @@ def _param(a: Argument, numbers_as_tensors: bool = False) -> str:
     return f"{name}: {typ}{default}"
 
 
+def _is_int_list(t: SchemaType) -> bool:
+    """A size-like list (`int[]`, `SymInt[]`): Python takes it as varargs too."""
+    elem = t.elem if isinstance(t, ListType) else None
+    return isinstance(elem, BaseType) and elem.ty in (BaseTy.int, BaseTy.SymInt)
+
+
 def signature(o: Overload, as_method: bool, numbers_as_tensors: bool = True) -> str:
     """The parameter list of one overload as Python sees it (`numbers_as_tensors`: annotate the
     Tensor parameters that also take Python numbers as such)."""
@@ -143,7 +151,7 @@ def signature(o: Overload, as_method: bool, numbers_as_tensors: bool = True) -> 
     kwonly = [a for a in args if a.kwarg_only]
     head = ["self"] if as_method else []
     numbers = numbers_as_tensors and o.schema.name.partition("::")[2] in ALLOW_NUMBERS_AS_TENSORS
-    if len(positional) == 1 and isinstance(positional[0].type, ListType) and not positional[0].has_default:
+    if len(positional) == 1 and _is_int_list(positional[0].type) and not positional[0].has_default:
         params = [f"*{positional[0].name}: int | Sequence[int]"]
     else:
         params = [_param(a, numbers) for a in positional]
@@ -211,6 +219,19 @@ def _return_types(functions: list[NativeFunction]) -> str:
     return "\n".join(lines)
 
 
+def _function_files(groups: dict[str, list[Overload]], module: str, doc: str, prefix: str) -> dict[str, str]:
+    """`<module>.py` and its stub: each operator of `groups` as a function named without `prefix`."""
+    names = sorted(groups)
+    public = [n.removeprefix(prefix) for n in names]
+    exports = "\n__all__ = [\n" + "".join(f'    "{p}",\n' for p in sorted(public)) + "]\n"
+    source = [HEADER, doc, "from framework.ops._api_runtime import function\n"]
+    source += [f'{p} = function("{n}")' for n, p in zip(names, public, strict=True)]
+    stub = [HEADER, _STUB_IMPORTS]
+    for n, p in zip(names, public, strict=True):
+        stub += _stub(p, groups[n], as_method=False, indent="")
+    return {f"{module}.py": "\n".join([*source, exports]), f"{module}.pyi": "\n".join([*stub, exports])}
+
+
 def generate(functions: list[NativeFunction]) -> dict[str, str]:
     """File name -> contents of everything under framework/_generated/."""
     groups = python_groups(functions)
@@ -219,19 +240,14 @@ def generate(functions: list[NativeFunction]) -> dict[str, str]:
     method_groups = {n: [o for o in g if is_method_overload(o)] for n, g in groups.items()}
     method_groups = {n: g for n, g in method_groups.items() if g}
 
-    names = sorted(function_groups)
-    functions_py = [
-        HEADER,
-        '"""framework.<op>: the operator functions."""\n',
-        "from framework.ops._api_runtime import function\n",
-    ]
-    functions_py += [f'{n} = function("{n}")' for n in names]
-    functions_py.append("\n__all__ = [\n" + "".join(f'    "{n}",\n' for n in names) + "]\n")
-
-    functions_pyi = [HEADER, _STUB_IMPORTS]
-    for n in names:
-        functions_pyi += _stub(n, function_groups[n], as_method=False, indent="")
-    functions_pyi.append("\n__all__ = [\n" + "".join(f'    "{n}",\n' for n in names) + "]\n")
+    top_level = {
+        n: g for n, g in function_groups.items() if g[0].python_module is None and n not in PYTHON_FUNCTIONAL
+    }
+    files = _function_files(top_level, "functions", '"""framework.<op>: the operator functions."""\n', "")
+    for module in sorted(PYTHON_MODULES):
+        groups_of_module = {n: g for n, g in function_groups.items() if g[0].python_module == module}
+        doc = f'"""framework.{module}: the operator functions PyTorch has in torch.{module}."""\n'
+        files.update(_function_files(groups_of_module, module, doc, f"{module}_"))
 
     methods = sorted(method_groups)
     binary = [(op, m) for op, m in OPERATORS if m in method_groups]
@@ -263,8 +279,7 @@ def generate(functions: list[NativeFunction]) -> dict[str, str]:
 
     return {
         "__init__.py": HEADER + '"""Code generated from framework/ops/native_functions.yaml."""\n',
-        "functions.py": "\n".join(functions_py),
-        "functions.pyi": "\n".join(functions_pyi),
+        **files,
         "tensor_methods.py": "\n".join(methods_py),
         "tensor_methods.pyi": "\n".join(methods_pyi),
         "return_types.py": _return_types(functions),

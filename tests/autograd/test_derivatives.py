@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ad_samples_activation
+import ad_samples_linalg
 import ad_samples_nn
 import ad_samples_pointwise
 import ad_samples_pointwise_more
@@ -35,6 +36,7 @@ MODULES = (
     ad_samples_sorting,
     ad_samples_pointwise_more,
     ad_samples_activation,
+    ad_samples_linalg,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
@@ -110,16 +112,30 @@ def _calls(
     return calls
 
 
-def _function(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any], inplace: bool) -> Callable[..., Any]:
-    """The call as a function of the sample's floating tensors; an in-place operator works on a
-    copy of `self` (a leaf that requires grad cannot be modified in place)."""
+def _function(
+    op: Any,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    inplace: bool,
+    prepare: Callable[[Any], Any] | None = None,
+) -> Callable[..., Any]:
+    """The call as a function of the sample's floating tensors (each mapped by `prepare` first);
+    an in-place operator works on a copy of `self` (a leaf that requires grad cannot be modified
+    in place)."""
 
     def call(*tensors: framework.Tensor) -> Any:
-        new = list(tensors)
+        new = [prepare(t) for t in tensors] if prepare is not None else list(tensors)
         a = _replace(args, new)
         if inplace:
             a = (a[0] * 1, *a[1:])
         return op(*a, **_replace(kwargs, new))
+
+    return call
+
+
+def _mapped(fn: Callable[..., Any], outputs: Callable[[list[Any]], list[Any]]) -> Callable[..., Any]:
+    def call(*tensors: framework.Tensor) -> Any:
+        return tuple(outputs(_outputs(fn(*tensors))))
 
     return call
 
@@ -135,7 +151,7 @@ def test_entry(key: str) -> None:
     entry = ENTRIES[key]
     op = _op(entry.schema.name, entry.schema.overload_name)
     for sample, args, kwargs, inputs in _calls(entry):
-        fn = _function(op, args, kwargs, entry.schema.is_mutable)
+        fn = _function(op, args, kwargs, entry.schema.is_mutable, sample.prepare)
         outputs = _outputs(fn(*inputs))
         differentiable = [
             i
@@ -159,6 +175,8 @@ def test_entry(key: str) -> None:
             continue
         if any(outputs[i].dtype.is_complex for i in differentiable):
             continue  # gradcheck compares real Jacobians; the torch comparison covers complex views
+        if sample.outputs is not None:
+            fn = _mapped(fn, sample.outputs)
         assert gradcheck(fn, tuple(inputs)), sample.desc
         if key not in NO_GRADGRAD:
             assert gradgradcheck(fn, tuple(inputs)), sample.desc
@@ -246,7 +264,9 @@ def test_against_torch(key: str) -> None:
     for sample, args, kwargs, inputs in _calls(entry):
         t_args, t_kwargs = _to_torch(args), _to_torch(kwargs)
         t_inputs = [t for t in _flat_torch((t_args, t_kwargs))]
-        outputs = _outputs(_function(op, args, kwargs, entry.schema.is_mutable)(*inputs))
+        outputs = _outputs(_function(op, args, kwargs, entry.schema.is_mutable, sample.prepare)(*inputs))
+        if sample.prepare is not None:
+            t_args, t_kwargs = _prepared_torch((t_args, t_kwargs), sample.prepare)
         if entry.schema.is_mutable:
             t_args = (t_args[0] * 1, *t_args[1:])
         t_result = torch_op(*t_args, **t_kwargs)
@@ -259,6 +279,8 @@ def test_against_torch(key: str) -> None:
                 assert o.grad_fn is not None and o.grad_fn.name() == t.grad_fn.name(), sample.desc
         if not pairs or _raises_in_backward(entry) or any(o.dtype.is_complex for o, _ in pairs):
             continue
+        if sample.outputs is not None:
+            pairs = list(zip(sample.outputs(outputs), sample.outputs(t_outputs), strict=True))
         seeds = [rng.standard_normal(o.shape) for o, _ in pairs]
         ours = framework.autograd.grad(
             [o for o, _ in pairs], inputs, [framework.tensor(s) for s in seeds], allow_unused=True
@@ -286,3 +308,16 @@ def _flat_torch(value: Any) -> list[Any]:
     if isinstance(value, dict):
         return [t for v in value.values() for t in _flat_torch(v)]
     return []
+
+
+def _prepared_torch(value: Any, prepare: Callable[[Any], Any]) -> Any:
+    """`value` with each torch tensor that requires grad mapped by `prepare`."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return prepare(value) if value.requires_grad else value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_prepared_torch(v, prepare) for v in value)
+    if isinstance(value, dict):
+        return {k: _prepared_torch(v, prepare) for k, v in value.items()}
+    return value

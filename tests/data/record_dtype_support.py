@@ -74,7 +74,9 @@ _PROBABILITIES: Final = Tensor((2, 3), None, [0.5] * 6)
 
 # Tensors of operators whose tensors must fit together, by operator and argument name (default:
 # the rules of `_tensor`, then a 2x3 tensor of the dtype under test).
-_TENSORS: Final[dict[str, dict[str, Tensor]]] = {
+_SQUARE: Final = Tensor((2, 2))
+_POSITIVE_DEFINITE: Final = Tensor((2, 2), None, [2, 1, 1, 2])
+_TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "mm": {"mat2": Tensor((3, 2))},
     "matmul": {"other": Tensor((3, 2))},
     "bmm": {"self": Tensor((2, 2, 3)), "mat2": Tensor((2, 3, 2))},
@@ -155,6 +157,42 @@ _TENSORS: Final[dict[str, dict[str, Tensor]]] = {
     "prelu": {"weight": Tensor((3,))},
     "glu_backward": {"grad_output": Tensor((1, 3))},
     "cosine_embedding_loss": {"target": Tensor((2,))},
+    **{
+        op: {"self": _SQUARE, "A": _SQUARE}
+        for op in (
+            "linalg_inv_ex",
+            "linalg_inv",
+            "inverse",
+            "linalg_det",
+            "det",
+            "linalg_slogdet",
+            "slogdet",
+            "logdet",
+            "_linalg_eigh",
+            "linalg_eigh",
+            "linalg_eigvalsh",
+            "linalg_matrix_power",
+        )
+    },
+    "linalg_solve_ex": {"A": _SQUARE, "B": _SQUARE},
+    "linalg_solve": {"A": _SQUARE, "B": _SQUARE},
+    "linalg_cholesky_ex": {"self": _POSITIVE_DEFINITE},
+    "linalg_cholesky": {"self": _POSITIVE_DEFINITE},
+    "linalg_multi_dot": {"tensors": [Tensor((2, 3)), Tensor((3, 2))]},
+    "chain_matmul": {"matrices": [Tensor((2, 3)), Tensor((3, 2))]},
+    "tensordot": {"other": Tensor((3, 2))},
+    "cartesian_prod": {"tensors": [Tensor((2,)), Tensor((3,))]},
+    "addmv": {"self": Tensor((2,)), "vec": Tensor((3,))},
+    "addmv_": {"self": Tensor((2,)), "vec": Tensor((3,))},
+    **{op: {"vec1": Tensor((2,)), "vec2": Tensor((3,))} for op in ("addr", "addr_")},
+    **{
+        op: {"self": Tensor((2, 2, 2)), "batch1": Tensor((2, 2, 3)), "batch2": Tensor((2, 3, 2))}
+        for op in ("baddbmm", "baddbmm_")
+    },
+    **{
+        op: {"self": Tensor((2, 2)), "batch1": Tensor((2, 2, 3)), "batch2": Tensor((2, 3, 2))}
+        for op in ("addbmm", "addbmm_")
+    },
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -285,6 +323,13 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("multinomial", "num_samples"): 2,
     ("searchsorted", "self"): 2,
     ("bucketize", "self"): 2,
+    ("linalg_matrix_norm", "ord"): 1,
+    ("linalg_norm", "ord"): "fro",
+    ("linalg_pinv", "rcond"): 1e-15,
+    ("tensordot", "dims_self"): [1],
+    ("tensordot", "dims_other"): [0],
+    ("einsum", "equation"): "ij,ij->i",
+    ("_cdist_forward", "compute_mode"): None,
 }
 
 

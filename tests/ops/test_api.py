@@ -31,6 +31,8 @@ def test_codegen_check_command_reports_stale_files(tmp_path: Any, capsys: Any) -
         "__init__.py",
         "functions.py",
         "functions.pyi",
+        "linalg.py",
+        "linalg.pyi",
         "tensor_methods.py",
         "tensor_methods.pyi",
         "return_types.py",

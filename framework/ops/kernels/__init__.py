@@ -5,6 +5,8 @@ from framework.ops.kernels import composite as composite
 from framework.ops.kernels import factories as factories
 from framework.ops.kernels import indexing as indexing
 from framework.ops.kernels import linalg as linalg
+from framework.ops.kernels import linalg_decomp as linalg_decomp
+from framework.ops.kernels import linalg_extra as linalg_extra
 from framework.ops.kernels import nn as nn
 from framework.ops.kernels import pointwise as pointwise
 from framework.ops.kernels import random as random

@@ -1,4 +1,5 @@
-"""Linear algebra and joining kernels: matrix products (matmul, mm, bmm, addmm, mv, dot, outer/ger)
+"""Linear algebra and joining kernels: matrix products (matmul, mm, bmm, addmm, mv, dot, outer/ger,
+addmv, addr, baddbmm, addbmm)
 on NumPy's matmul (BLAS for float32/float64/complex), and joining and rearranging (cat, stack, flip,
 repeat, roll, tril, triu).
 
@@ -220,7 +221,13 @@ def _check_bmm(s1: Sizes, s2: Sizes, d1: dtype, d2: dtype) -> None:
         raise RuntimeError(f"expected scalar type {d1.scalar_type_name} but found {d2.scalar_type_name}")
 
 
-_CPU_KERNEL_NAME: Final = {"dot": "dot", "mv": "addmv_impl_cpu", "mm": "addmm_impl_cpu_", "bmm": "bmm"}
+_CPU_KERNEL_NAME: Final = {
+    "dot": "dot",
+    "mv": "addmv_impl_cpu",
+    "mm": "addmm_impl_cpu_",
+    "bmm": "bmm",
+    "baddbmm": "baddbmm",
+}
 """The name in PyTorch's "not implemented for 'Bool'" error of each product kernel."""
 
 
@@ -418,8 +425,12 @@ def _addmm_expand_check(
     self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha: Number = 1
 ) -> None:
     """`self` must broadcast to the product's shape (PyTorch's kernel expands it)."""
+    _expand_check(self, (mat1._impl.sizes[0], mat2._impl.sizes[1]))
+
+
+def _expand_check(self: Tensor, target: Sizes) -> None:
+    """PyTorch's error when `self` does not broadcast to `target` (expand's text)."""
     sizes = self._impl.sizes
-    target = (mat1._impl.sizes[0], mat2._impl.sizes[1])
     if len(sizes) > len(target):
         raise RuntimeError(
             f"expand(torch.{self._impl.dtype.scalar_type_name}Tensor{{{list(sizes)}}}, size={list(target)}): "
@@ -436,11 +447,18 @@ def _addmm_expand_check(
             )
 
 
-def _addmm_impl(
-    out: Array, self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha: Number = 1
+def _add_scaled_product(
+    out: Array,
+    self: Tensor,
+    d: dtype,
+    product: Callable[[Array, np.dtype[Any]], None],
+    beta: Number,
+    alpha: Number,
 ) -> None:
-    d = mat1._impl.dtype
-    _refuse_bool("mm", d)
+    """`out = beta * self + alpha * product` in `d`'s compute dtype, where `product(result,
+    compute_dtype)` writes the product into `result`.  As PyTorch's BLAS-backed kernels: with
+    alpha 0 the product is not computed (NaNs in the factors vanish), with beta 0 `self` is not
+    read (NaNs there vanish too)."""
     opmath = _compute_dtype(d)
     compute = opmath.numpy_dtype
     beta_c = checked_scalar(beta, opmath)
@@ -450,20 +468,170 @@ def _addmm_impl(
     direct = compute == out.dtype and not np.may_share_memory(out, addend)
     result = out if direct else np.empty(out.shape, compute)
     if alpha_c == 0 and d in _BLAS:
-        result.fill(0)  # gemm does not read the matrices when alpha is 0 (NaNs there vanish)
+        result.fill(0)
     else:
-        np.matmul(
-            array(mat1).astype(compute, copy=False), array(mat2).astype(compute, copy=False), out=result
-        )
+        product(result, compute)
         if alpha_c != 1:
             np.multiply(result, alpha_c, out=result)
-    if beta_c != 0:  # beta == 0 ignores `self` entirely (NaNs there included)
+    if beta_c != 0:
         np.add(result, addend if beta_c == 1 else np.multiply(addend, beta_c, dtype=compute), out=result)
     if not direct:
         out[...] = result
 
 
+def _matmul_into(a: Tensor, b: Tensor) -> Callable[[Array, np.dtype[Any]], None]:
+    def product(result: Array, compute: np.dtype[Any]) -> None:
+        np.matmul(array(a).astype(compute, copy=False), array(b).astype(compute, copy=False), out=result)
+
+    return product
+
+
+def _addmm_impl(
+    out: Array, self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha: Number = 1
+) -> None:
+    d = mat1._impl.dtype
+    _refuse_bool("mm", d)
+    _add_scaled_product(out, self, d, _matmul_into(mat1, mat2), beta, alpha)
+
+
 _register("addmm", _addmm_meta, _addmm_impl, inplace=True, late_check=_addmm_expand_check)
+
+
+# ---- addmv, addr, baddbmm, addbmm -------------------------------------------------------------
+
+
+def _addmv_meta(self: Tensor, mat: Tensor, vec: Tensor, *, beta: Number = 1, alpha: Number = 1) -> TensorMeta:
+    device = same_device("addmv", (self, mat, vec))
+    m, v, s = mat._impl, vec._impl, self._impl
+    _check_mv(m.sizes, v.sizes, m.dtype, v.dtype, s.sizes, s.dtype)
+    return TensorMeta(m.sizes[:1], m.dtype, device)
+
+
+def _addmv_impl(
+    out: Array, self: Tensor, mat: Tensor, vec: Tensor, *, beta: Number = 1, alpha: Number = 1
+) -> None:
+    d = mat._impl.dtype
+    _refuse_bool("mv", d)
+    _add_scaled_product(out, self, d, _matmul_into(mat, vec), beta, alpha)
+
+
+_register("addmv", _addmv_meta, _addmv_impl, inplace=True)
+
+
+def _addr_meta(
+    self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Number = 1, alpha: Number = 1
+) -> TensorMeta:
+    for name, t in (("vec1", vec1), ("vec2", vec2)):
+        if t._impl.dim() != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t._impl.dim()}-D")
+    device = same_device("addr", (self, vec1, vec2))
+    result = promote_types(promote_types(self._impl.dtype, vec1._impl.dtype), vec2._impl.dtype)
+    for name, value in (("beta", beta), ("alpha", alpha)):
+        if result is not bool_ and isinstance(value, bool):
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if not (result.is_floating_point or result.is_complex) and isinstance(value, float):
+            raise RuntimeError(
+                f"For integral input tensors, argument {name} must not be a floating point number."
+            )
+    target = (vec1._impl.sizes[0], vec2._impl.sizes[0])
+    _expand_check(self, target)
+    return TensorMeta(target, result, device)
+
+
+def _addr_impl(
+    out: Array, self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Number = 1, alpha: Number = 1
+) -> None:
+    d = np.dtype(out.dtype) if out.dtype != np.float16 else np.dtype(np.float32)
+    a, b = array(vec1).astype(d, copy=False), array(vec2).astype(d, copy=False)
+    if out.dtype == np.bool_:  # (beta and self) or (alpha and vec1 vec2^T)
+        product = np.logical_and.outer(a, b) if alpha else np.zeros(out.shape, np.bool_)
+        out[...] = np.logical_or(product, array(self)) if beta else product
+        return
+    result = np.multiply.outer(a, b)
+    if alpha != 1:
+        result *= alpha
+    if beta != 0:
+        result += array(self).astype(d, copy=False) * beta if beta != 1 else array(self)
+    out[...] = result
+
+
+_register("addr", _addr_meta, _addr_impl, _castable_out, inplace=True)
+
+
+def _baddbmm_meta(
+    self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, alpha: Number = 1
+) -> TensorMeta:
+    device = same_device("baddbmm", (self, batch1, batch2))
+    b1, b2 = batch1._impl, batch2._impl
+    _check_bmm(b1.sizes, b2.sizes, b1.dtype, b2.dtype)
+    target = (b1.sizes[0], b1.sizes[1], b2.sizes[2])
+    _expand_check(self, target)
+    if self._impl.dtype is not b1.dtype:
+        raise RuntimeError(
+            f"Input dtypes must be the same, got: input {self._impl.dtype.name}, batch1: {b1.dtype.name}, "
+            f"batch2: {b2.dtype.name}"
+        )
+    return TensorMeta(target, b1.dtype, device)
+
+
+def _baddbmm_impl(
+    out: Array, self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, alpha: Number = 1
+) -> None:
+    d = batch1._impl.dtype
+    _refuse_bool("baddbmm", d)
+    _add_scaled_product(out, self, d, _matmul_into(batch1, batch2), beta, alpha)
+
+
+_register("baddbmm", _baddbmm_meta, _baddbmm_impl, inplace=True)
+
+
+def _addbmm_meta(
+    self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, alpha: Number = 1
+) -> TensorMeta:
+    device = same_device("addbmm", (self, batch1, batch2))
+    b1, b2 = batch1._impl, batch2._impl
+    if b1.dim() != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b2.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b1.sizes[0] != b2.sizes[0]:
+        raise RuntimeError(
+            f"batch1 and batch2 must have same number of batches, got {b1.sizes[0]} and {b2.sizes[0]}"
+        )
+    if b1.sizes[2] != b2.sizes[1]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for bmm ({b1.sizes[1]}x{b1.sizes[2]} and {b2.sizes[1]}x{b2.sizes[2]})"
+        )
+    target = (b1.sizes[1], b2.sizes[2])
+    _expand_check(self, target)
+    for name, other in (("mat1", b1), ("self", self._impl)):
+        if other.dtype is not b2.dtype:
+            first = "mat1 and mat2" if name == "mat1" else "self and mat2"
+            raise RuntimeError(
+                f"{first} must have the same dtype, but got {other.dtype.scalar_type_name} and "
+                f"{b2.dtype.scalar_type_name}"
+            )
+    return TensorMeta(target, b1.dtype, device)
+
+
+def _addbmm_impl(
+    out: Array, self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, alpha: Number = 1
+) -> None:
+    """The sum of the batch's products, as one product of the batches laid side by side."""
+    d = batch1._impl.dtype
+    _refuse_bool("mm", d)
+    b, n, m = batch1._impl.sizes
+    p = batch2._impl.sizes[2]
+
+    def product(result: Array, compute: np.dtype[Any]) -> None:
+        wide = np.moveaxis(array(batch1), 0, 1).reshape(n, b * m).astype(compute, copy=False)
+        tall = array(batch2).reshape(b * m, p).astype(compute, copy=False)
+        np.matmul(wide, tall, out=result)
+
+    _add_scaled_product(out, self, d, product, beta, alpha)
+
+
+_register("addbmm", _addbmm_meta, _addbmm_impl, inplace=True)
 
 
 # ---- outer / ger ------------------------------------------------------------------------------

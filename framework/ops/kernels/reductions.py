@@ -1,5 +1,6 @@
-"""Reduction kernels: sum, mean, prod, max/min, amax/amin, argmax/argmin, var/std, norm,
-logsumexp, all/any, cumsum/cumprod, count_nonzero, nansum/nanmean, aminmax, var_mean/std_mean.
+"""Reduction kernels: sum, mean, prod, max/min, amax/amin, argmax/argmin, var/std, norm and
+linalg_vector_norm (one kernel body), logsumexp, all/any, cumsum/cumprod, count_nonzero,
+nansum/nanmean, aminmax, var_mean/std_mean.
 
 Each operator first decides, from shapes and dtypes alone, the output shape and dtype and checks
 its arguments with PyTorch's messages (that much is all a Meta tensor gets); then, on CPU, one
@@ -681,8 +682,7 @@ def _norm(
     requested: dtype | None,
     out: Tensor | None,
 ) -> Tensor:
-    """norm over `dim` (every dim when empty): p = 2 (default), 1, 0 (count of non-zeros), inf,
-    -inf, or any other real p as (sum |x|^p)^(1/p)."""
+    """torch.norm over `dim` (every dim when empty): its own dtype checks, then linalg.vector_norm."""
     impl = self._impl
     if requested is None and not _is_float(impl.dtype):
         raise RuntimeError(
@@ -694,6 +694,20 @@ def _norm(
             "norm(): the desired output dtype should be either floating point or complex. Got "
             f"{requested.scalar_type_name} instead."
         )
+    return _linalg_vector_norm(self, p, dim, keepdim, requested, out)
+
+
+def _linalg_vector_norm(
+    self: Tensor,
+    p: Number | None,
+    dim: DimArg,
+    keepdim: bool,
+    requested: dtype | None,
+    out: Tensor | None,
+) -> Tensor:
+    """linalg.vector_norm over `dim` (every dim when None or empty): p = 2 (default), 1, 0 (count
+    of non-zeros), inf, -inf, or any other real p as (sum |x|^p)^(1/p)."""
+    impl = self._impl
     if not _is_float(impl.dtype):
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
@@ -764,6 +778,26 @@ def norm_dim_out(
     out: Tensor,
 ) -> Tensor:
     return _norm(self, p, dim, keepdim, dtype, out)
+
+
+@kernel("linalg_vector_norm")
+def linalg_vector_norm(
+    self: Tensor, ord: Number = 2, dim: DimArg = None, keepdim: bool = False, *, dtype: dtype | None = None
+) -> Tensor:
+    return _linalg_vector_norm(self, ord, dim, keepdim, dtype, None)
+
+
+@kernel("linalg_vector_norm_out")
+def linalg_vector_norm_out(
+    self: Tensor,
+    ord: Number = 2,
+    dim: DimArg = None,
+    keepdim: bool = False,
+    *,
+    dtype: dtype | None = None,
+    out: Tensor,
+) -> Tensor:
+    return _linalg_vector_norm(self, ord, dim, keepdim, dtype, out)
 
 
 @kernel("norm")
