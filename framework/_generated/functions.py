@@ -19,12 +19,18 @@ abs = function("abs")
 abs_ = function("abs_")
 acos = function("acos")
 acos_ = function("acos_")
+adaptive_avg_pool1d = function("adaptive_avg_pool1d")
 adaptive_avg_pool2d = function("adaptive_avg_pool2d")
+adaptive_max_pool1d = function("adaptive_max_pool1d")
+adaptive_max_pool2d = function("adaptive_max_pool2d")
+adaptive_max_pool2d_backward = function("adaptive_max_pool2d_backward")
 add = function("add")
 addcdiv = function("addcdiv")
 addcmul = function("addcmul")
 addmm = function("addmm")
 all = function("all")
+alpha_dropout = function("alpha_dropout")
+alpha_dropout_ = function("alpha_dropout_")
 amax = function("amax")
 amin = function("amin")
 any = function("any")
@@ -38,6 +44,7 @@ asin_ = function("asin_")
 atan = function("atan")
 atan2 = function("atan2")
 atan_ = function("atan_")
+avg_pool1d = function("avg_pool1d")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
 batch_norm = function("batch_norm")
@@ -64,6 +71,8 @@ clone = function("clone")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
+conv_transpose1d = function("conv_transpose1d")
+conv_transpose2d = function("conv_transpose2d")
 convolution = function("convolution")
 convolution_backward = function("convolution_backward")
 copy = function("copy")
@@ -89,6 +98,10 @@ exp_ = function("exp_")
 expm1 = function("expm1")
 expm1_ = function("expm1_")
 eye = function("eye")
+feature_alpha_dropout = function("feature_alpha_dropout")
+feature_alpha_dropout_ = function("feature_alpha_dropout_")
+feature_dropout = function("feature_dropout")
+feature_dropout_ = function("feature_dropout_")
 fill_ = function("fill_")
 flatten = function("flatten")
 flip = function("flip")
@@ -104,12 +117,14 @@ gelu = function("gelu")
 gelu_ = function("gelu_")
 gelu_backward = function("gelu_backward")
 ger = function("ger")
+group_norm = function("group_norm")
 gt = function("gt")
 imag = function("imag")
 index = function("index")
 index_put = function("index_put")
 index_put_ = function("index_put_")
 index_select = function("index_select")
+instance_norm = function("instance_norm")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
@@ -139,6 +154,8 @@ masked_fill = function("masked_fill")
 masked_select = function("masked_select")
 matmul = function("matmul")
 max = function("max")
+max_pool1d = function("max_pool1d")
+max_pool1d_with_indices = function("max_pool1d_with_indices")
 max_pool2d = function("max_pool2d")
 max_pool2d_with_indices = function("max_pool2d_with_indices")
 max_pool2d_with_indices_backward = function("max_pool2d_with_indices_backward")
@@ -158,6 +175,8 @@ native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
 native_dropout = function("native_dropout")
 native_dropout_backward = function("native_dropout_backward")
+native_group_norm = function("native_group_norm")
+native_group_norm_backward = function("native_group_norm_backward")
 native_layer_norm = function("native_layer_norm")
 native_layer_norm_backward = function("native_layer_norm_backward")
 ne = function("ne")
@@ -169,10 +188,13 @@ nll_loss_forward = function("nll_loss_forward")
 nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
+one_hot = function("one_hot")
 ones = function("ones")
 ones_like = function("ones_like")
 outer = function("outer")
 permute = function("permute")
+pixel_shuffle = function("pixel_shuffle")
+pixel_unshuffle = function("pixel_unshuffle")
 pow = function("pow")
 prod = function("prod")
 rand = function("rand")
@@ -240,6 +262,14 @@ trunc_ = function("trunc_")
 unbind = function("unbind")
 unflatten = function("unflatten")
 unsqueeze = function("unsqueeze")
+upsample_bilinear2d = function("upsample_bilinear2d")
+upsample_bilinear2d_backward = function("upsample_bilinear2d_backward")
+upsample_linear1d = function("upsample_linear1d")
+upsample_linear1d_backward = function("upsample_linear1d_backward")
+upsample_nearest1d = function("upsample_nearest1d")
+upsample_nearest1d_backward = function("upsample_nearest1d_backward")
+upsample_nearest2d = function("upsample_nearest2d")
+upsample_nearest2d_backward = function("upsample_nearest2d_backward")
 var = function("var")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
@@ -263,12 +293,18 @@ __all__ = [
     "abs_",
     "acos",
     "acos_",
+    "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool2d_backward",
     "add",
     "addcdiv",
     "addcmul",
     "addmm",
     "all",
+    "alpha_dropout",
+    "alpha_dropout_",
     "amax",
     "amin",
     "any",
@@ -282,6 +318,7 @@ __all__ = [
     "atan",
     "atan2",
     "atan_",
+    "avg_pool1d",
     "avg_pool2d",
     "avg_pool2d_backward",
     "batch_norm",
@@ -308,6 +345,8 @@ __all__ = [
     "constant_pad_nd",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "convolution",
     "convolution_backward",
     "copy",
@@ -333,6 +372,10 @@ __all__ = [
     "expm1",
     "expm1_",
     "eye",
+    "feature_alpha_dropout",
+    "feature_alpha_dropout_",
+    "feature_dropout",
+    "feature_dropout_",
     "fill_",
     "flatten",
     "flip",
@@ -348,12 +391,14 @@ __all__ = [
     "gelu_",
     "gelu_backward",
     "ger",
+    "group_norm",
     "gt",
     "imag",
     "index",
     "index_put",
     "index_put_",
     "index_select",
+    "instance_norm",
     "isfinite",
     "isinf",
     "isnan",
@@ -383,6 +428,8 @@ __all__ = [
     "masked_select",
     "matmul",
     "max",
+    "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
     "max_pool2d_with_indices_backward",
@@ -402,6 +449,8 @@ __all__ = [
     "native_batch_norm_backward",
     "native_dropout",
     "native_dropout_backward",
+    "native_group_norm",
+    "native_group_norm_backward",
     "native_layer_norm",
     "native_layer_norm_backward",
     "ne",
@@ -413,10 +462,13 @@ __all__ = [
     "nll_loss_nd",
     "nonzero",
     "norm",
+    "one_hot",
     "ones",
     "ones_like",
     "outer",
     "permute",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "pow",
     "prod",
     "rand",
@@ -484,6 +536,14 @@ __all__ = [
     "unbind",
     "unflatten",
     "unsqueeze",
+    "upsample_bilinear2d",
+    "upsample_bilinear2d_backward",
+    "upsample_linear1d",
+    "upsample_linear1d_backward",
+    "upsample_nearest1d",
+    "upsample_nearest1d_backward",
+    "upsample_nearest2d",
+    "upsample_nearest2d_backward",
     "var",
     "view_as_complex",
     "view_as_real",

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ad_samples_nn
+import ad_samples_nn_more
 import ad_samples_pointwise
 import ad_samples_shapes
 import numpy as np
@@ -21,7 +22,7 @@ from framework.autograd.derivatives import DERIVATIVES, DerivativeEntry
 from framework.ops._native import NATIVE
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
-MODULES = (ad_samples_pointwise, ad_samples_shapes, ad_samples_nn)
+MODULES = (ad_samples_pointwise, ad_samples_shapes, ad_samples_nn, ad_samples_nn_more)
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
 ENTRIES = {e.key: e for e in DERIVATIVES}

@@ -5,6 +5,7 @@ from framework.ops.kernels import factories as factories
 from framework.ops.kernels import indexing as indexing
 from framework.ops.kernels import linalg as linalg
 from framework.ops.kernels import nn as nn
+from framework.ops.kernels import nn_more as nn_more
 from framework.ops.kernels import pointwise as pointwise
 from framework.ops.kernels import random as random
 from framework.ops.kernels import reductions as reductions
