@@ -524,3 +524,11 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
         return cast(Tensor, op.default(input, pads))
     padded = cast(Tensor, op.default(input.unsqueeze(-2), [*pads, 0, 0]))
     return padded.squeeze(-2)
+
+
+# ---- more layers (normalization, pooling, transposed convolution, interpolation, dropout...) -----
+
+from framework.nn import _functional_more  # noqa: E402
+from framework.nn._functional_more import *  # noqa: E402, F403
+
+__all__ += _functional_more.__all__

@@ -148,6 +148,56 @@ _TENSORS: Final[dict[str, dict[str, Tensor]]] = {
     "replication_pad2d": {"self": Tensor((1, 2, 3, 3))},
     "replication_pad2d_backward": {"grad_output": Tensor((1, 2, 5, 5)), "self": Tensor((1, 2, 3, 3))},
     "linear": {"weight": Tensor((4, 3))},
+    # nn layers (more)
+    "native_group_norm": {"input": Tensor((2, 4, 3)), "weight": Tensor((4,)), "bias": Tensor((4,))},
+    "native_group_norm_backward": {
+        "grad_out": Tensor((2, 4, 3)),
+        "input": Tensor((2, 4, 3)),
+        "mean": Tensor((2, 2)),
+        "rstd": Tensor((2, 2)),
+        "weight": Tensor((4,)),
+    },
+    "group_norm": {"input": Tensor((2, 4, 3))},
+    "instance_norm": {
+        "input": Tensor((2, 3, 4)),
+        **{name: Tensor((3,)) for name in ("weight", "bias", "running_mean", "running_var")},
+    },
+    "adaptive_max_pool2d": {"self": Tensor(_IMAGE)},
+    "adaptive_max_pool2d_backward": {
+        "grad_output": Tensor(_POOLED),
+        "self": Tensor(_IMAGE),
+        "indices": Tensor(_POOLED, "int64", [0, 2, 8, 10] * 2),
+    },
+    **{
+        op: {"self": Tensor((1, 2, 4))}
+        for op in (
+            "max_pool1d",
+            "max_pool1d_with_indices",
+            "avg_pool1d",
+            "adaptive_avg_pool1d",
+            "adaptive_max_pool1d",
+        )
+    },
+    "conv_transpose1d": {"input": Tensor((1, 2, 4)), "weight": Tensor((2, 3, 2))},
+    "conv_transpose2d": {"input": Tensor(_IMAGE), "weight": Tensor((2, 3, 2, 2))},
+    **{
+        op: {"self": Tensor((1, 2, 4)), "input": Tensor((1, 2, 4))}
+        for op in ("upsample_nearest1d", "upsample_linear1d")
+    },
+    **{
+        op: {"self": Tensor(_IMAGE), "input": Tensor(_IMAGE)}
+        for op in ("upsample_nearest2d", "upsample_bilinear2d")
+    },
+    **{
+        op: {"grad_output": Tensor((1, 2, 8))}
+        for op in ("upsample_nearest1d_backward", "upsample_linear1d_backward")
+    },
+    **{
+        op: {"grad_output": Tensor(_POOLED)}
+        for op in ("upsample_nearest2d_backward", "upsample_bilinear2d_backward")
+    },
+    "pixel_shuffle": {"self": Tensor((1, 4, 2, 2))},
+    "pixel_unshuffle": {"self": Tensor(_IMAGE)},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -221,6 +271,15 @@ _VALUES: Final[dict[str, Any]] = {
     "ignore_index": -100,
     "pad": [1, 1],
     "scale": 2.0,
+    "C": 4,
+    "HxW": 3,
+    "group": 2,
+    "num_groups": 2,
+    "use_input_stats": True,
+    "align_corners": False,
+    "scale_factors": None,
+    "upscale_factor": 2,
+    "downscale_factor": 2,
 }
 _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("where", "self"): 2,
@@ -251,6 +310,23 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("native_dropout", "p"): 0.5,
     ("dropout", "p"): 0.5,
     ("threshold_backward", "threshold"): 0,
+    # nn layers (more)
+    **{(op, "output_size"): [8] for op in ("upsample_nearest1d", "upsample_linear1d")},
+    **{(f"{op}_backward", "output_size"): [8] for op in ("upsample_nearest1d", "upsample_linear1d")},
+    **{(f"{op}_backward", "input_size"): [1, 2, 4] for op in ("upsample_nearest1d", "upsample_linear1d")},
+    **{
+        (f"{op}_backward", "input_size"): [1, 2, 4, 4] for op in ("upsample_nearest2d", "upsample_bilinear2d")
+    },
+    **{(op, "kernel_size"): [2] for op in ("max_pool1d", "max_pool1d_with_indices", "avg_pool1d")},
+    **{(op, "output_size"): [2] for op in ("adaptive_avg_pool1d", "adaptive_max_pool1d")},
+    ("native_group_norm", "N"): 2,
+    ("native_group_norm_backward", "N"): 2,
+    ("feature_dropout", "p"): 0.5,
+    ("feature_dropout_", "p"): 0.5,
+    ("alpha_dropout", "p"): 0.5,
+    ("alpha_dropout_", "p"): 0.5,
+    ("feature_alpha_dropout", "p"): 0.5,
+    ("feature_alpha_dropout_", "p"): 0.5,
 }
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from framework._tensor import Tensor
 from framework.c10 import generator as rng
-from framework.c10.dtypes import float16, float32, float64, int64, uint8
+from framework.c10.dtypes import bool_, float16, float32, float64, int64, uint8
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     array,
@@ -261,8 +261,10 @@ def adaptive_max_pool2d(self: Tensor, output_size: IntList) -> tuple[Tensor, Ten
     out_hw = int_list(output_size)
     if len(out_hw) != 2:
         raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
-    _check_adaptive_input("adaptive_max_pool2d", self)
     impl = self._impl
+    if impl.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(impl.sizes)}")
+    _check_adaptive_input("adaptive_max_pool2d", self)
     _check_floating("adaptive_max_pool2d", impl.dtype)
     sizes = (*impl.sizes[:-2], *out_hw)
 
@@ -377,6 +379,8 @@ def max_pool1d(
     ceil_mode: bool = False,
 ) -> Tensor:
     geometry = _max_pool1d_geometry("max_pool1d", self, kernel_size, stride, padding, dilation)
+    if self._impl.dtype not in _FLOATING:  # PyTorch's kernel for inputs that do not require grad
+        raise not_implemented("max_pool1d_impl", self._impl.dtype)
     out = aten_op("max_pool2d.default")(aten_op("unsqueeze.default")(self, -2), *geometry, ceil_mode)
     result: Tensor = aten_op("squeeze.dim")(out, -2)
     return result
@@ -392,6 +396,8 @@ def avg_pool1d(
     count_include_pad: bool = True,
 ) -> Tensor:
     _check_1d("avg_pool1d", self)
+    if self._impl.dtype not in _FLOATING and self._impl.dtype is not int64:
+        raise not_implemented("avg_pool2d", self._impl.dtype)
     for name, value in (("kernel_size", kernel_size), ("padding", padding)):
         _check_1d_param("avg_pool1d", name, value)
     _check_1d_param("avg_pool1d", "stride", stride, may_be_empty=True)
@@ -445,7 +451,11 @@ def _conv_transpose(
     dilation: IntList = 1,
 ) -> Tensor:
     """conv_transpose1d/2d: a transposed `convolution` (the gradient of the convolution with this
-    weight by its input), of a batched or unbatched input."""
+    weight by its input), of a batched or unbatched input; PyTorch's CPU kernel takes floating,
+    complex and int64 inputs."""
+    d = input._impl.dtype
+    if not (d.is_floating_point or d.is_complex or d is int64):
+        raise not_implemented("slow_conv_transpose2d_out_cpu", d)
     return batched_convolution(
         op, n, input, weight, bias, stride, padding, dilation, True, output_padding, groups
     )
@@ -489,7 +499,8 @@ def _nearest_source(in_size: int, out_size: int, scale: float | None) -> Array:
         else np.float32(in_size) / np.float32(out_size)
     )
     positions = np.floor(np.arange(out_size, dtype=np.float32) * ratio).astype(np.int64)
-    return np.minimum(positions, in_size - 1)
+    clipped: Array = np.minimum(positions, in_size - 1)
+    return clipped
 
 
 def _linear_source(
@@ -795,6 +806,11 @@ def _dropout_impl(input: Tensor, p: float, train: bool, feature: bool, alpha: bo
     mul = aten_op("mul_.Tensor" if inplace else "mul.Tensor")
     if p == 0 or not train or impl.numel() == 0:
         return input
+    if impl.dtype.is_complex:
+        raise not_implemented("bernoulli_scalar_cpu_", impl.dtype)
+    if impl.dtype not in _FLOATING:  # the noise, of the input's dtype, is scaled by a float
+        noise_type = "Long" if alpha and impl.dtype is bool_ else impl.dtype.scalar_type_name
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {noise_type}")
     zero_dim = aten_op("zeros.default")([], dtype=impl.dtype, device=impl.device)
     if p == 1:
         result: Tensor = mul(input, zero_dim)
@@ -807,7 +823,8 @@ def _dropout_impl(input: Tensor, p: float, train: bool, feature: bool, alpha: bo
         draws = rng.bernoulli(rng.default_generator(), math.prod(noise_sizes), 1.0 - p, np.float64)
         array(noise)[...] = draws.reshape(noise_sizes)
     if not alpha:
-        return mul(input, aten_op("div_.Scalar")(noise, 1.0 - p))
+        dropped: Tensor = mul(input, aten_op("div_.Scalar")(noise, 1.0 - p))
+        return dropped
     a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
     shift = aten_op("add.Scalar")(
         aten_op("mul.Scalar")(aten_op("add.Scalar")(noise, -1), _SELU_ALPHA * a), _SELU_ALPHA * a * p
