@@ -207,11 +207,15 @@ randperm = function("randperm")
 real = function("real")
 reciprocal = function("reciprocal")
 reciprocal_ = function("reciprocal_")
+reflection_pad1d = function("reflection_pad1d")
+reflection_pad1d_backward = function("reflection_pad1d_backward")
 reflection_pad2d = function("reflection_pad2d")
 reflection_pad2d_backward = function("reflection_pad2d_backward")
 relu = function("relu")
 relu_ = function("relu_")
 remainder = function("remainder")
+replication_pad1d = function("replication_pad1d")
+replication_pad1d_backward = function("replication_pad1d_backward")
 replication_pad2d = function("replication_pad2d")
 replication_pad2d_backward = function("replication_pad2d_backward")
 reshape = function("reshape")
@@ -481,11 +485,15 @@ __all__ = [
     "real",
     "reciprocal",
     "reciprocal_",
+    "reflection_pad1d",
+    "reflection_pad1d_backward",
     "reflection_pad2d",
     "reflection_pad2d_backward",
     "relu",
     "relu_",
     "remainder",
+    "replication_pad1d",
+    "replication_pad1d_backward",
     "replication_pad2d",
     "replication_pad2d_backward",
     "reshape",

@@ -519,11 +519,11 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
         )
     if mode == "circular":
         return _pad_circular(input, pads)
-    op = _aten.reflection_pad2d if mode == "reflect" else _aten.replication_pad2d
     if len(pads) == 4:
-        return cast(Tensor, op.default(input, pads))
-    padded = cast(Tensor, op.default(input.unsqueeze(-2), [*pads, 0, 0]))
-    return padded.squeeze(-2)
+        op = _aten.reflection_pad2d if mode == "reflect" else _aten.replication_pad2d
+    else:
+        op = _aten.reflection_pad1d if mode == "reflect" else _aten.replication_pad1d
+    return cast(Tensor, op.default(input, pads))
 
 
 # ---- more layers (normalization, pooling, transposed convolution, interpolation, dropout...) -----

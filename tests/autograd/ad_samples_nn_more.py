@@ -74,6 +74,18 @@ def _pixel_unshuffle_samples() -> list[Sample]:
     return [Sample((_uniform(242, (1, 2, 4, 6)), 2))]
 
 
+def _pad1d_samples() -> list[Sample]:
+    return [
+        Sample((_uniform(250, (2, 3, 5)), [2, 1]), desc="batched"),
+        Sample((_uniform(251, (3, 4)), [0, 3]), desc="unbatched"),
+        Sample((_uniform(252, (1, 2, 5)), [-1, 2]), desc="negative padding crops"),
+    ]
+
+
+def _pad1d_backward_samples() -> list[Sample]:
+    return [Sample((_uniform(253, (2, 3, 8)), _uniform(254, (2, 3, 5)), [2, 1]))]
+
+
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "native_group_norm": _group_norm_samples,
     "native_group_norm_backward": _group_norm_backward_samples,
@@ -89,6 +101,10 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "upsample_bilinear2d_backward": _upsample_samples(2, True, True),
     "pixel_shuffle": _pixel_shuffle_samples,
     "pixel_unshuffle": _pixel_unshuffle_samples,
+    "reflection_pad1d": _pad1d_samples,
+    "reflection_pad1d_backward": _pad1d_backward_samples,
+    "replication_pad1d": _pad1d_samples,
+    "replication_pad1d_backward": _pad1d_backward_samples,
 }
 
 NO_GRADGRAD: dict[str, str] = {

@@ -198,6 +198,10 @@ _TENSORS: Final[dict[str, dict[str, Tensor]]] = {
     },
     "pixel_shuffle": {"self": Tensor((1, 4, 2, 2))},
     "pixel_unshuffle": {"self": Tensor(_IMAGE)},
+    "reflection_pad1d": {"self": Tensor((1, 2, 3))},
+    "reflection_pad1d_backward": {"grad_output": Tensor((1, 2, 5)), "self": Tensor((1, 2, 3))},
+    "replication_pad1d": {"self": Tensor((1, 2, 3))},
+    "replication_pad1d_backward": {"grad_output": Tensor((1, 2, 5)), "self": Tensor((1, 2, 3))},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]

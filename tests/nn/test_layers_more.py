@@ -336,7 +336,7 @@ MODULE_CASES: list[tuple[str, tuple[Any, ...], dict[str, Any], tuple[int, ...]]]
     ("Dropout1d", (), {}, (6, 5)),
     ("AlphaDropout", (0.2,), {}, (4, 6)),
     ("FeatureAlphaDropout", (0.4,), {}, (4, 6, 2)),
-    ("ReflectionPad2d", (2,), {}, (2, 3, 4, 5)),
+    ("ReflectionPad1d", (2,), {}, (2, 3, 4)),
     ("ReplicationPad2d", ((1, 0, 2, 1),), {}, (2, 3, 4)),
 ]
 

@@ -1,8 +1,8 @@
-"""More neural-network kernels: group normalization (forward and backward), adaptive max pooling
-(forward and backward), nearest and (bi)linear upsampling of 1-d and 2-d inputs (forward and
-backward), pixel shuffle; and the CompositeImplicitAutograd operators PyTorch builds from
-operators (group_norm, instance_norm, the 1-d poolings, conv_transpose1d/2d, the .vec upsampling
-overloads, one_hot, feature and alpha dropout).
+"""More neural-network kernels: group normalization, adaptive max pooling, nearest and (bi)linear
+upsampling of 1-d and 2-d inputs, pixel shuffle and 1-d reflection and replication padding, each
+with its backward operator where PyTorch has one; and the CompositeImplicitAutograd operators
+PyTorch builds from operators (group_norm, instance_norm, the 1-d poolings, conv_transpose1d/2d,
+the .vec upsampling overloads, one_hot, feature and alpha dropout).
 
 As in framework/ops/kernels/nn.py, each kernel checks its arguments with PyTorch's messages and
 decides its outputs' shapes and dtypes before computing, so Meta tensors get exactly that.
@@ -41,6 +41,7 @@ from framework.ops.kernels.nn import (
     _emit_grads,
     _emit_many,
     _opmath,
+    _pad_index,
     _planes,
     _project,
     _values,
@@ -846,3 +847,78 @@ for _name, _feature, _alpha in (
             "_": lambda input, p, train, _f=_feature, _a=_alpha: _dropout_impl(input, p, train, _f, _a, True),
         },
     )
+
+
+# ---- 1-d reflection and replication padding -----------------------------------------------------
+
+
+def _pad1d_args(op: str, self: Tensor, padding: IntList, reflect: bool) -> tuple[int, int]:
+    """PyTorch's reflection/replication_pad1d checks; (left, right)."""
+    pads = int_list(padding)
+    if len(pads) != 2:
+        raise RuntimeError(
+            f"padding size is expected to be 2, but got: {len(pads)}"
+            if reflect
+            else "padding size is expected to be 2"
+        )
+    sizes = self._impl.sizes
+    if len(sizes) not in (2, 3) or 0 in sizes[-2:]:
+        raise RuntimeError(
+            "Expected 2D or 3D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions "
+            f"for input, but got: {list(sizes)}"
+        )
+    left, right = pads
+    if reflect and (left >= sizes[-1] or right >= sizes[-1]):
+        raise RuntimeError(
+            "Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+            f"padding ({left}, {right}) at dimension {len(sizes) - 1} of input {list(sizes)}"
+        )
+    if sizes[-1] + left + right < 1:
+        raise RuntimeError(
+            f"input (W: {sizes[-1]}) is too small. Calculated output W: {sizes[-1] + left + right}"
+        )
+    return left, right
+
+
+def _pad1d(op: str, reflect: bool) -> None:
+    """Register `op` (reflection_pad1d / replication_pad1d) and its backward operator: each
+    output position copies the input position `_pad_index` gives."""
+
+    def forward(self: Tensor, padding: IntList) -> Tensor:
+        left, right = _pad1d_args(op, self, padding, reflect)
+        impl = self._impl
+        if impl.dtype is bool_:
+            raise not_implemented(op, bool_)
+        width = impl.sizes[-1]
+        return _emit(
+            (*impl.sizes[:-1], width + left + right),
+            impl.dtype,
+            impl.device,
+            lambda: np.take(array(self), _pad_index(width, left, right, reflect), axis=-1),
+        )
+
+    def backward(grad_output: Tensor, self: Tensor, padding: IntList) -> Tensor:
+        left, right = _pad1d_args(op, self, padding, reflect)
+        impl, g = self._impl, grad_output._impl
+        device = same_device(f"{op}_backward", (grad_output, self))
+        expected = impl.sizes[-1] + left + right
+        got = g.sizes[-1] if g.sizes else 0
+        if g.dim() != impl.dim() or got != expected:
+            name, sep = ("grad_output", ",") if reflect else ("gradOutput", "")
+            raise RuntimeError(f"{name} width unexpected. Expected: {expected}{sep} Got: {got}")
+        if not (g.dtype.is_floating_point or g.dtype.is_complex):
+            raise not_implemented(f"{op}_backward", g.dtype)
+
+        def values() -> Array:
+            grads = np.moveaxis(_values(grad_output), -1, 0)
+            result = np.zeros((impl.sizes[-1], *grads.shape[1:]), dtype=grads.dtype)
+            np.add.at(result, _pad_index(impl.sizes[-1], left, right, reflect), grads)
+            return np.moveaxis(result, 0, -1)
+
+        return _emit(impl.sizes, impl.dtype, device, values)
+
+    register_variants(op, {"": forward, "_backward": backward})
+
+
+_pad1d("reflection_pad1d", reflect=True)
+_pad1d("replication_pad1d", reflect=False)
