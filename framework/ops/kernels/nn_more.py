@@ -43,6 +43,7 @@ from framework.ops.kernels.nn import (
     _opmath,
     _pad_index,
     _planes,
+    _pool_output_size,
     _project,
     _values,
     batched_convolution,
@@ -325,33 +326,17 @@ def _check_1d(op: str, self: Tensor) -> None:
         )
 
 
-def _as_2d(value: IntList, first: int) -> list[int]:
-    """A 1-d pooling parameter as the 2-d one of a height-1 input: [first, value]."""
-    values = int_list(value)
-    return [first, *values] if values else []
-
-
-def _check_1d_param(op: str, name: str, value: IntList, may_be_empty: bool = False) -> None:
+def _one_int(op: str, name: str, value: IntList, may_be_empty: bool = False) -> list[int]:
+    """An `int[1]` argument as a list, with PyTorch's message when it holds another number."""
     values = int_list(value)
     if len(values) != 1 and not (may_be_empty and not values):
-        kinds = {"stride": "must either be omitted or a single int", "kernel_size": "must be a single int"}
-        raise RuntimeError(f"{op}: {name} {kinds.get(name, 'must be a single int')}")
+        raise RuntimeError(f"{op}() argument '{name}' should contain one int (got {len(values)})")
+    return values
 
 
-def _max_pool1d_geometry(
-    op: str, self: Tensor, kernel_size: IntList, stride: IntList, padding: IntList, dilation: IntList
-) -> tuple[list[int], list[int], list[int], list[int]]:
-    ndim = self._impl.dim()
-    if ndim not in (2, 3):
-        raise RuntimeError(
-            f"{op}: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:"
-            f"{list(self._impl.sizes)}"
-        )
-    _check_1d_param(op, "kernel_size", kernel_size)
-    _check_1d_param(op, "stride", stride, may_be_empty=True)
-    _check_1d_param(op, "padding", padding)
-    _check_1d_param(op, "dilation", dilation)
-    return _as_2d(kernel_size, 1), _as_2d(stride, 1), _as_2d(padding, 0), _as_2d(dilation, 1)
+def _as_2d(values: list[int], first: int) -> list[int]:
+    """A 1-d pooling parameter as the 2-d one of a height-1 input: [first, value] ([] stays)."""
+    return [first, *values] if values else []
 
 
 @kernel("max_pool1d_with_indices")
@@ -363,11 +348,33 @@ def max_pool1d_with_indices(
     dilation: IntList = 1,
     ceil_mode: bool = False,
 ) -> tuple[Tensor, Tensor]:
-    geometry = _max_pool1d_geometry("max_pool1d_with_indices", self, kernel_size, stride, padding, dilation)
+    _check_1d("max_pool1d", self)
+    kernel = _one_int("max_pool1d", "kernel_size", kernel_size)
+    strides = _one_int("max_pool1d", "stride", stride, may_be_empty=True)
+    pads, dilations = _one_int("max_pool1d", "padding", padding), _one_int("max_pool1d", "dilation", dilation)
     out, indices = aten_op("max_pool2d_with_indices.default")(
-        aten_op("unsqueeze.default")(self, -2), *geometry, ceil_mode
+        aten_op("unsqueeze.default")(self, -2),
+        _as_2d(kernel, 1),
+        _as_2d(strides, 1),
+        _as_2d(pads, 0),
+        _as_2d(dilations, 1),
+        ceil_mode,
     )
     return aten_op("squeeze.dim")(out, -2), aten_op("squeeze.dim")(indices, -2)
+
+
+def _max_pool1d_value(name: str, value: IntList, may_be_empty: bool = False) -> list[int]:
+    """A max_pool1d parameter as a list of at most one value, with PyTorch's message."""
+    values = int_list(value)
+    if len(values) != 1 and not (may_be_empty and not values):
+        kinds = {
+            "kernel_size": "an int, list of ints or tuple of ints",
+            "stride": "None, an int, list of ints, or tuple of ints",
+            "padding": "an int, list of ints, or tuple of ints",
+            "dilation": "an int, list of ints or tuple of ints",
+        }
+        raise RuntimeError(f"max_pool1d() {name} must be {kinds[name]} of size 1 but got size {len(values)}")
+    return values
 
 
 @kernel("max_pool1d")
@@ -379,10 +386,40 @@ def max_pool1d(
     dilation: IntList = 1,
     ceil_mode: bool = False,
 ) -> Tensor:
-    geometry = _max_pool1d_geometry("max_pool1d", self, kernel_size, stride, padding, dilation)
-    if self._impl.dtype not in _FLOATING:  # PyTorch's kernel for inputs that do not require grad
+    """PyTorch's checks of its max_pool1d kernel (floating inputs), then max_pool2d of the input
+    with a height of one."""
+    sizes = self._impl.sizes
+    if len(sizes) not in (2, 3):
+        raise RuntimeError(
+            "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
+            f"but got:{list(sizes)}"
+        )
+    (k,) = _max_pool1d_value("kernel_size", kernel_size)
+    (s,) = _max_pool1d_value("stride", stride, may_be_empty=True) or [k]
+    (p,) = _max_pool1d_value("padding", padding)
+    (d,) = _max_pool1d_value("dilation", dilation)
+    for name, value, ok in (
+        ("kernel_size", k, k > 0),
+        ("stride", s, s > 0),
+        ("dilation", d, d > 0),
+    ):
+        if not ok:
+            raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {value}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(
+            f"max_pool1d() padding should be at most half of kernel size, but got padding={p} and "
+            f"kernel_size={k}"
+        )
+    length = _pool_output_size(sizes[-1], k, p, s, d, ceil_mode)
+    if length <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")
+    if self._impl.dtype not in _FLOATING:
         raise not_implemented("max_pool1d_impl", self._impl.dtype)
-    out = aten_op("max_pool2d.default")(aten_op("unsqueeze.default")(self, -2), *geometry, ceil_mode)
+    out = aten_op("max_pool2d.default")(
+        aten_op("unsqueeze.default")(self, -2), [1, k], [1, s], [0, p], [1, d], ceil_mode
+    )
     result: Tensor = aten_op("squeeze.dim")(out, -2)
     return result
 
@@ -397,16 +434,16 @@ def avg_pool1d(
     count_include_pad: bool = True,
 ) -> Tensor:
     _check_1d("avg_pool1d", self)
+    kernel = _one_int("avg_pool1d", "kernel_size", kernel_size)
+    strides = _one_int("avg_pool1d", "stride", stride, may_be_empty=True) or kernel
+    pads = _one_int("avg_pool1d", "padding", padding)
     if self._impl.dtype not in _FLOATING and self._impl.dtype is not int64:
         raise not_implemented("avg_pool2d", self._impl.dtype)
-    for name, value in (("kernel_size", kernel_size), ("padding", padding)):
-        _check_1d_param("avg_pool1d", name, value)
-    _check_1d_param("avg_pool1d", "stride", stride, may_be_empty=True)
     out = aten_op("avg_pool2d.default")(
         aten_op("unsqueeze.default")(self, -2),
-        _as_2d(kernel_size, 1),
-        _as_2d(stride, 1) or _as_2d(kernel_size, 1),
-        _as_2d(padding, 0),
+        _as_2d(kernel, 1),
+        _as_2d(strides, 1),
+        _as_2d(pads, 0),
         ceil_mode,
         count_include_pad,
     )
@@ -416,10 +453,7 @@ def avg_pool1d(
 
 def _adaptive_1d(op: str, self: Tensor, output_size: IntList) -> tuple[Tensor, list[int]]:
     _check_1d(op, self)
-    sizes = int_list(output_size)
-    if len(sizes) != 1:
-        raise RuntimeError(f"{op}: output_size must be 1")
-    return aten_op("unsqueeze.default")(self, -2), [1, *sizes]
+    return aten_op("unsqueeze.default")(self, -2), [1, *_one_int(op, "output_size", output_size)]
 
 
 @kernel("adaptive_avg_pool1d")
@@ -482,8 +516,10 @@ def _check_upsample(op: str, input_sizes: Sizes, output_size: Sequence[int], n: 
     if any(s <= 0 for s in (*spatial, *output_size)):
         given = ", ".join(f"{name}: {s}" for name, s in zip(names, spatial, strict=True))
         wanted = ", ".join(f"{name}: {s}" for name, s in zip(names, output_size, strict=True))
+        joint = " and" if n == 1 else ""
         raise RuntimeError(
-            f"Input and output sizes should be greater than 0, but got input ({given}) output ({wanted})"
+            f"Input and output sizes should be greater than 0, but got input ({given}){joint} output "
+            f"({wanted})"
         )
 
 
@@ -693,7 +729,11 @@ def _vec_sizes(
         raise RuntimeError("Must specify exactly one of output_size and scale_factors")
     factors = list(scale_factors)
     if len(factors) != n:
-        raise RuntimeError(f"{name}: expected {n} scale factors, but got {len(factors)}")
+        raise RuntimeError(
+            "Expected static_cast<int64_t>(scale_factors->size()) == spatial_dimensions to be true, but got "
+            "false.  (Could this error message be improved?  If so, please report an enhancement request to "
+            "PyTorch.)"
+        )
     return [int(s * f) for s, f in zip(spatial, factors, strict=True)], list(factors)
 
 
