@@ -159,6 +159,7 @@ max_pool1d_with_indices = function("max_pool1d_with_indices")
 max_pool2d = function("max_pool2d")
 max_pool2d_with_indices = function("max_pool2d_with_indices")
 max_pool2d_with_indices_backward = function("max_pool2d_with_indices_backward")
+max_unpool2d = function("max_unpool2d")
 maximum = function("maximum")
 mean = function("mean")
 min = function("min")
@@ -437,6 +438,7 @@ __all__ = [
     "max_pool2d",
     "max_pool2d_with_indices",
     "max_pool2d_with_indices_backward",
+    "max_unpool2d",
     "maximum",
     "mean",
     "min",

@@ -30,6 +30,7 @@ __all__ = [
     "interpolate",
     "local_response_norm",
     "max_pool1d",
+    "max_unpool2d",
     "one_hot",
     "pixel_shuffle",
     "pixel_unshuffle",
@@ -179,6 +180,49 @@ def adaptive_max_pool2d(
         sizes = [d if v is None else v for v, d in zip(given, defaults, strict=True)]
     values, indices = _aten.adaptive_max_pool2d.default(input, sizes)
     return (cast(Tensor, values), cast(Tensor, indices)) if return_indices else cast(Tensor, values)
+
+
+def _pair(value: IntOrSeq) -> list[int]:
+    return [value, value] if isinstance(value, int) else list(value)
+
+
+def max_unpool2d(
+    input: Tensor,
+    indices: Tensor,
+    kernel_size: IntOrSeq,
+    stride: IntOrSeq | None = None,
+    padding: IntOrSeq = 0,
+    output_size: Sequence[int] | None = None,
+) -> Tensor:
+    """The partial inverse of max_pool2d: zeros with each element of `input` put where `indices`
+    (max_pool2d's) say it came from; the output size is that of the pooled input unless given
+    (within one stride of it; optionally preceded by the batch and channel sizes)."""
+    kernel = _pair(kernel_size)
+    strides = kernel if stride is None else _pair(stride)
+    pads = _pair(padding)
+    default = [(input.shape[d - 2] - 1) * strides[d] + kernel[d] - 2 * pads[d] for d in range(2)]
+    if output_size is None:
+        sizes = default
+    else:
+        sizes = list(output_size)
+        if len(sizes) == 4:
+            sizes = sizes[2:]
+        if len(sizes) != 2:
+            raise ValueError(
+                "output_size should be a sequence containing 2 or 4 elements, but it has a length of "
+                f"'{len(sizes)}'"
+            )
+        for d in range(2):
+            low, high = default[d] - strides[d], default[d] + strides[d]
+            if not low < sizes[d] < high:
+                raise ValueError(f'invalid output_size "{sizes}" (dim {d} must be between {low} and {high})')
+    for d in range(2):
+        if sizes[d] < 0:
+            raise ValueError(
+                "max_unpooling: output_size must contain non-negative spatial dimensions, but got "
+                f"output_size[{d}]={sizes[d]}"
+            )
+    return cast(Tensor, _aten.max_unpool2d.default(input, indices, sizes))
 
 
 # ---- transposed convolution ---------------------------------------------------------------------

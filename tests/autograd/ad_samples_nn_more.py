@@ -86,6 +86,15 @@ def _pad1d_backward_samples() -> list[Sample]:
     return [Sample((_uniform(253, (2, 3, 8)), _uniform(254, (2, 3, 5)), [2, 1]))]
 
 
+def _max_unpool_samples() -> list[Sample]:
+    x = _distinct(255, (1, 2, 4, 4))
+    pooled, indices = framework.ops.aten.max_pool2d_with_indices(x, [2, 2])
+    return [
+        Sample((_uniform(256, tuple(pooled.shape)), indices, [4, 4])),
+        Sample((_uniform(257, (2, 2, 2)), indices[0], [5, 4]), desc="unbatched, larger output"),
+    ]
+
+
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "native_group_norm": _group_norm_samples,
     "native_group_norm_backward": _group_norm_backward_samples,
@@ -105,6 +114,7 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "reflection_pad1d_backward": _pad1d_backward_samples,
     "replication_pad1d": _pad1d_samples,
     "replication_pad1d_backward": _pad1d_backward_samples,
+    "max_unpool2d": _max_unpool_samples,
 }
 
 NO_GRADGRAD: dict[str, str] = {

@@ -202,6 +202,7 @@ _TENSORS: Final[dict[str, dict[str, Tensor]]] = {
     "reflection_pad1d_backward": {"grad_output": Tensor((1, 2, 5)), "self": Tensor((1, 2, 3))},
     "replication_pad1d": {"self": Tensor((1, 2, 3))},
     "replication_pad1d_backward": {"grad_output": Tensor((1, 2, 5)), "self": Tensor((1, 2, 3))},
+    "max_unpool2d": {"self": Tensor(_POOLED), "indices": Tensor(_POOLED, "int64", [0, 2, 8, 10] * 2)},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -324,6 +325,7 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     **{(op, "kernel_size"): [2] for op in ("max_pool1d", "max_pool1d_with_indices", "avg_pool1d")},
     **{(op, "output_size"): [2] for op in ("adaptive_avg_pool1d", "adaptive_max_pool1d")},
     ("native_group_norm", "N"): 2,
+    ("max_unpool2d", "output_size"): [4, 4],
     ("native_group_norm_backward", "N"): 2,
     ("feature_dropout", "p"): 0.5,
     ("feature_dropout_", "p"): 0.5,

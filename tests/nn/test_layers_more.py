@@ -87,6 +87,22 @@ def test_pools_1d_values() -> None:
     assert F.max_pool1d(framework.tensor(x[0]), 2).shape == (3, 4)
 
 
+def test_max_unpool2d_inverts_max_pool2d() -> None:
+    x = framework.tensor(_rand(13, 1, 2, 4, 6), requires_grad=True)
+    pooled, indices = F.max_pool2d(x, 2, return_indices=True)
+    restored = nn.MaxUnpool2d(2)(pooled, indices)
+    kept = x.detach().numpy() == np.repeat(np.repeat(pooled.detach().numpy(), 2, 2), 2, 3)
+    np.testing.assert_array_equal(restored.detach().numpy(), np.where(kept, x.detach().numpy(), 0))
+    assert restored.grad_fn.name() == "MaxUnpool2DBackward0"
+    assert nn.MaxUnpool2d(2)(pooled, indices, output_size=[1, 2, 5, 7]).shape == (1, 2, 5, 7)
+    with pytest.raises(ValueError, match=r'invalid output_size "\[7, 6\]" \(dim 0 must be between 2 and 6\)'):
+        F.max_unpool2d(pooled, indices, 2, output_size=[7, 6])
+    with pytest.raises(
+        RuntimeError, match=r"Found an invalid max index: 22 \(output volumes are of size 2x2\)"
+    ):
+        framework.ops.aten.max_unpool2d(pooled, indices, [2, 2])
+
+
 def test_conv_transpose2d_is_the_scattered_weight() -> None:
     x, w, b = _rand(6, 1, 2, 3, 3), _rand(7, 2, 3, 2, 2), _rand(8, 3)
     out = F.conv_transpose2d(

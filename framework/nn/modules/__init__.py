@@ -41,6 +41,7 @@ from framework.nn.modules.pooling import (
     AvgPool2d,
     MaxPool1d,
     MaxPool2d,
+    MaxUnpool2d,
 )
 from framework.nn.modules.sparse import Embedding
 from framework.nn.modules.upsampling import (
@@ -94,6 +95,7 @@ __all__ = [
     "MSELoss",
     "MaxPool1d",
     "MaxPool2d",
+    "MaxUnpool2d",
     "Module",
     "ModuleDict",
     "ModuleList",

@@ -19,6 +19,7 @@ __all__ = [
     "AvgPool2d",
     "MaxPool1d",
     "MaxPool2d",
+    "MaxUnpool2d",
 ]
 
 Size2 = int | Sequence[int]
@@ -80,6 +81,11 @@ class MaxPool2d(_MaxPoolNd):
             ceil_mode=self.ceil_mode,
             return_indices=self.return_indices,
         )
+
+
+def _pair(value: int | Sequence[int]) -> tuple[int, ...]:
+    """A 2-d layer's setting as a tuple (PyTorch's `_pair`)."""
+    return (value, value) if isinstance(value, int) else tuple(value)
 
 
 def _single(value: int | Sequence[int]) -> tuple[int, ...]:
@@ -202,3 +208,20 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class MaxUnpool2d(Module):
+    """The partial inverse of MaxPool2d: zeros with each input element put where the pooling's
+    indices say it came from."""
+
+    def __init__(self, kernel_size: Size2, stride: Size2 | None = None, padding: Size2 = 0) -> None:
+        super().__init__()
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride if stride is not None else kernel_size)
+        self.padding = _pair(padding)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"

@@ -1,6 +1,6 @@
-"""More neural-network kernels: group normalization, adaptive max pooling, nearest and (bi)linear
-upsampling of 1-d and 2-d inputs, pixel shuffle and 1-d reflection and replication padding, each
-with its backward operator where PyTorch has one; and the CompositeImplicitAutograd operators
+"""More neural-network kernels: group normalization, adaptive max pooling, max unpooling, nearest
+and (bi)linear upsampling of 1-d and 2-d inputs, pixel shuffle and 1-d reflection and replication
+padding, each with its backward operator where PyTorch has one; and the CompositeImplicitAutograd operators
 PyTorch builds from operators (group_norm, instance_norm, the 1-d poolings, conv_transpose1d/2d,
 the .vec upsampling overloads, one_hot, feature and alpha dropout).
 
@@ -313,6 +313,59 @@ def adaptive_max_pool2d_backward(grad_output: Tensor, self: Tensor, indices: Ten
     return _emit(impl.sizes, impl.dtype, device, lambda: scatter_to_planes(grad_output, indices, impl.sizes))
 
 
+# ---- max unpooling ------------------------------------------------------------------------------
+
+
+@kernel("max_unpool2d")
+def max_unpool2d(self: Tensor, indices: Tensor, output_size: IntList) -> Tensor:
+    """Zeros of (..., *output_size) with each element of `self` put at the flat position of its
+    plane that `indices` gives (what max_pool2d's indices say it came from)."""
+    impl, idx = self._impl, indices._impl
+    device = same_device("max_unpool2d", (self, indices))
+    if idx.dtype is not int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {idx.dtype.scalar_type_name}")
+    sizes = int_list(output_size)
+    if len(sizes) != 2:
+        raise RuntimeError(
+            f"There should be exactly two elements (height, width) in output_size, but got {len(sizes)} "
+            "elements."
+        )
+    if impl.dim() not in (3, 4):
+        raise RuntimeError(
+            f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with {impl.dim()} "
+            "dimensions."
+        )
+    if idx.sizes != impl.sizes:
+        raise RuntimeError(
+            f"Expected shape of indices to be same as that of the input tensor ({list(impl.sizes)}) but got "
+            f"indices tensor with shape: {list(idx.sizes)}"
+        )
+    for axis in range(impl.dim() - 3, impl.dim()):
+        if impl.sizes[axis] == 0:
+            raise RuntimeError(
+                "max_unpooling2d_forward_out_cpu(): Expected input to have non-zero size for non-batch "
+                f"dimensions, but got {list(impl.sizes)} with dimension {axis} being empty."
+            )
+    if impl.dtype not in _FLOATING:
+        raise not_implemented("max_unpool2d", impl.dtype)
+    out_sizes = (*impl.sizes[:-2], *sizes)
+
+    def values() -> Array:
+        plane = sizes[0] * sizes[1]
+        where = array(indices).reshape(-1, math.prod(impl.sizes[-2:]))
+        bad = (where < 0) | (where >= plane)
+        if bad.any():  # PyTorch's loop reports the last one
+            raise RuntimeError(
+                f"Found an invalid max index: {where[bad][-1]} (output volumes are of size "
+                f"{sizes[0]}x{sizes[1]})"
+            )
+        result = np.zeros((where.shape[0], plane), dtype=impl.dtype.numpy_dtype)
+        np.put_along_axis(result, where, array(self).reshape(where.shape), axis=1)
+        return result.reshape(out_sizes)
+
+    return _emit(out_sizes, impl.dtype, device, values)
+
+
 # ---- 1-d pooling (2-d pooling of a height-1 input) ----------------------------------------------
 
 
@@ -511,7 +564,7 @@ def _check_upsample(op: str, input_sizes: Sizes, output_size: Sequence[int], n: 
         raise RuntimeError(f"It is expected output_size equals to {n}, but got size {len(output_size)}")
     if len(input_sizes) != n + 2:
         raise RuntimeError(f"It is expected input_size equals to {n + 2}, but got size {len(input_sizes)}")
-    names = ("H", "W")[-n:] if n <= 2 else ("D", "H", "W")
+    names = ("H", "W")[-n:]
     spatial = input_sizes[2:]
     if any(s <= 0 for s in (*spatial, *output_size)):
         given = ", ".join(f"{name}: {s}" for name, s in zip(names, spatial, strict=True))
@@ -816,7 +869,7 @@ def one_hot(self: Tensor, num_classes: int = -1) -> Tensor:
         return empty
     if is_meta(impl.device):
         if num_classes == -1:
-            raise RuntimeError("Cannot infer total number of classes from meta tensor.")
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
     else:
         values = array(self)
         if values.min() < 0:
