@@ -27,7 +27,11 @@ abs = function("abs")
 abs_ = function("abs_")
 acos = function("acos")
 acos_ = function("acos_")
+adaptive_avg_pool1d = function("adaptive_avg_pool1d")
 adaptive_avg_pool2d = function("adaptive_avg_pool2d")
+adaptive_max_pool1d = function("adaptive_max_pool1d")
+adaptive_max_pool2d = function("adaptive_max_pool2d")
+adaptive_max_pool2d_backward = function("adaptive_max_pool2d_backward")
 add = function("add")
 addbmm = function("addbmm")
 addcdiv = function("addcdiv")
@@ -39,6 +43,8 @@ addr = function("addr")
 alias = function("alias")
 all = function("all")
 allclose = function("allclose")
+alpha_dropout = function("alpha_dropout")
+alpha_dropout_ = function("alpha_dropout_")
 amax = function("amax")
 amin = function("amin")
 aminmax = function("aminmax")
@@ -54,6 +60,7 @@ asin_ = function("asin_")
 atan = function("atan")
 atan2 = function("atan2")
 atan_ = function("atan_")
+avg_pool1d = function("avg_pool1d")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
 baddbmm = function("baddbmm")
@@ -87,6 +94,8 @@ clone = function("clone")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
+conv_transpose1d = function("conv_transpose1d")
+conv_transpose2d = function("conv_transpose2d")
 convolution = function("convolution")
 convolution_backward = function("convolution_backward")
 copy = function("copy")
@@ -137,6 +146,10 @@ exp_ = function("exp_")
 expm1 = function("expm1")
 expm1_ = function("expm1_")
 eye = function("eye")
+feature_alpha_dropout = function("feature_alpha_dropout")
+feature_alpha_dropout_ = function("feature_alpha_dropout_")
+feature_dropout = function("feature_dropout")
+feature_dropout_ = function("feature_dropout_")
 fill_ = function("fill_")
 flatten = function("flatten")
 flip = function("flip")
@@ -157,6 +170,7 @@ gelu_backward = function("gelu_backward")
 ger = function("ger")
 glu = function("glu")
 glu_backward = function("glu_backward")
+group_norm = function("group_norm")
 gt = function("gt")
 hardshrink = function("hardshrink")
 hardshrink_backward = function("hardshrink_backward")
@@ -179,6 +193,7 @@ index = function("index")
 index_put = function("index_put")
 index_put_ = function("index_put_")
 index_select = function("index_select")
+instance_norm = function("instance_norm")
 inverse = function("inverse")
 isclose = function("isclose")
 isfinite = function("isfinite")
@@ -225,9 +240,12 @@ masked_fill = function("masked_fill")
 masked_select = function("masked_select")
 matmul = function("matmul")
 max = function("max")
+max_pool1d = function("max_pool1d")
+max_pool1d_with_indices = function("max_pool1d_with_indices")
 max_pool2d = function("max_pool2d")
 max_pool2d_with_indices = function("max_pool2d_with_indices")
 max_pool2d_with_indices_backward = function("max_pool2d_with_indices_backward")
+max_unpool2d = function("max_unpool2d")
 maximum = function("maximum")
 mean = function("mean")
 median = function("median")
@@ -256,6 +274,8 @@ native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
 native_dropout = function("native_dropout")
 native_dropout_backward = function("native_dropout_backward")
+native_group_norm = function("native_group_norm")
+native_group_norm_backward = function("native_group_norm_backward")
 native_layer_norm = function("native_layer_norm")
 native_layer_norm_backward = function("native_layer_norm_backward")
 ne = function("ne")
@@ -268,11 +288,14 @@ nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
 normal = function("normal")
+one_hot = function("one_hot")
 ones = function("ones")
 ones_like = function("ones_like")
 outer = function("outer")
 pairwise_distance = function("pairwise_distance")
 permute = function("permute")
+pixel_shuffle = function("pixel_shuffle")
+pixel_unshuffle = function("pixel_unshuffle")
 poisson = function("poisson")
 poisson_nll_loss = function("poisson_nll_loss")
 pow = function("pow")
@@ -290,6 +313,8 @@ randperm = function("randperm")
 real = function("real")
 reciprocal = function("reciprocal")
 reciprocal_ = function("reciprocal_")
+reflection_pad1d = function("reflection_pad1d")
+reflection_pad1d_backward = function("reflection_pad1d_backward")
 reflection_pad2d = function("reflection_pad2d")
 reflection_pad2d_backward = function("reflection_pad2d_backward")
 relu = function("relu")
@@ -297,6 +322,8 @@ relu6 = function("relu6")
 relu6_ = function("relu6_")
 relu_ = function("relu_")
 remainder = function("remainder")
+replication_pad1d = function("replication_pad1d")
+replication_pad1d_backward = function("replication_pad1d_backward")
 replication_pad2d = function("replication_pad2d")
 replication_pad2d_backward = function("replication_pad2d_backward")
 reshape = function("reshape")
@@ -375,6 +402,14 @@ unflatten = function("unflatten")
 unique_dim = function("unique_dim")
 unique_dim_consecutive = function("unique_dim_consecutive")
 unsqueeze = function("unsqueeze")
+upsample_bilinear2d = function("upsample_bilinear2d")
+upsample_bilinear2d_backward = function("upsample_bilinear2d_backward")
+upsample_linear1d = function("upsample_linear1d")
+upsample_linear1d_backward = function("upsample_linear1d_backward")
+upsample_nearest1d = function("upsample_nearest1d")
+upsample_nearest1d_backward = function("upsample_nearest1d_backward")
+upsample_nearest2d = function("upsample_nearest2d")
+upsample_nearest2d_backward = function("upsample_nearest2d_backward")
 var = function("var")
 var_mean = function("var_mean")
 view_as_complex = function("view_as_complex")
@@ -409,7 +444,11 @@ __all__ = [
     "abs_",
     "acos",
     "acos_",
+    "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool2d_backward",
     "add",
     "addbmm",
     "addcdiv",
@@ -421,6 +460,8 @@ __all__ = [
     "alias",
     "all",
     "allclose",
+    "alpha_dropout",
+    "alpha_dropout_",
     "amax",
     "amin",
     "aminmax",
@@ -436,6 +477,7 @@ __all__ = [
     "atan",
     "atan2",
     "atan_",
+    "avg_pool1d",
     "avg_pool2d",
     "avg_pool2d_backward",
     "baddbmm",
@@ -469,6 +511,8 @@ __all__ = [
     "constant_pad_nd",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "convolution",
     "convolution_backward",
     "copy",
@@ -519,6 +563,10 @@ __all__ = [
     "expm1",
     "expm1_",
     "eye",
+    "feature_alpha_dropout",
+    "feature_alpha_dropout_",
+    "feature_dropout",
+    "feature_dropout_",
     "fill_",
     "flatten",
     "flip",
@@ -539,6 +587,7 @@ __all__ = [
     "ger",
     "glu",
     "glu_backward",
+    "group_norm",
     "gt",
     "hardshrink",
     "hardshrink_backward",
@@ -561,6 +610,7 @@ __all__ = [
     "index_put",
     "index_put_",
     "index_select",
+    "instance_norm",
     "inverse",
     "isclose",
     "isfinite",
@@ -607,9 +657,12 @@ __all__ = [
     "masked_select",
     "matmul",
     "max",
+    "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
     "max_pool2d_with_indices",
     "max_pool2d_with_indices_backward",
+    "max_unpool2d",
     "maximum",
     "mean",
     "median",
@@ -638,6 +691,8 @@ __all__ = [
     "native_batch_norm_backward",
     "native_dropout",
     "native_dropout_backward",
+    "native_group_norm",
+    "native_group_norm_backward",
     "native_layer_norm",
     "native_layer_norm_backward",
     "ne",
@@ -650,11 +705,14 @@ __all__ = [
     "nonzero",
     "norm",
     "normal",
+    "one_hot",
     "ones",
     "ones_like",
     "outer",
     "pairwise_distance",
     "permute",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "poisson",
     "poisson_nll_loss",
     "pow",
@@ -672,6 +730,8 @@ __all__ = [
     "real",
     "reciprocal",
     "reciprocal_",
+    "reflection_pad1d",
+    "reflection_pad1d_backward",
     "reflection_pad2d",
     "reflection_pad2d_backward",
     "relu",
@@ -679,6 +739,8 @@ __all__ = [
     "relu6_",
     "relu_",
     "remainder",
+    "replication_pad1d",
+    "replication_pad1d_backward",
     "replication_pad2d",
     "replication_pad2d_backward",
     "reshape",
@@ -757,6 +819,14 @@ __all__ = [
     "unique_dim",
     "unique_dim_consecutive",
     "unsqueeze",
+    "upsample_bilinear2d",
+    "upsample_bilinear2d_backward",
+    "upsample_linear1d",
+    "upsample_linear1d_backward",
+    "upsample_nearest1d",
+    "upsample_nearest1d_backward",
+    "upsample_nearest2d",
+    "upsample_nearest2d_backward",
     "var",
     "var_mean",
     "view_as_complex",

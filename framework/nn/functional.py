@@ -527,11 +527,11 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
         )
     if mode == "circular":
         return _pad_circular(input, pads)
-    op = _aten.reflection_pad2d if mode == "reflect" else _aten.replication_pad2d
     if len(pads) == 4:
-        return cast(Tensor, op.default(input, pads))
-    padded = cast(Tensor, op.default(input.unsqueeze(-2), [*pads, 0, 0]))
-    return padded.squeeze(-2)
+        op = _aten.reflection_pad2d if mode == "reflect" else _aten.replication_pad2d
+    else:
+        op = _aten.reflection_pad1d if mode == "reflect" else _aten.replication_pad1d
+    return cast(Tensor, op.default(input, pads))
 
 
 # ---- attention ----------------------------------------------------------------------------------
@@ -1296,3 +1296,11 @@ def pairwise_distance(
 ) -> Tensor:
     """The p-norm of x1 - x2 + eps along the last dimension."""
     return cast(Tensor, _aten.pairwise_distance.default(x1, x2, p, eps, keepdim))
+
+
+# ---- more layers (normalization, pooling, transposed convolution, interpolation, dropout...) -----
+
+from framework.nn import _functional_more  # noqa: E402
+from framework.nn._functional_more import *  # noqa: E402, F403
+
+__all__ += _functional_more.__all__

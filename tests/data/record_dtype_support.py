@@ -193,6 +193,61 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
         op: {"self": Tensor((2, 2)), "batch1": Tensor((2, 2, 3)), "batch2": Tensor((2, 3, 2))}
         for op in ("addbmm", "addbmm_")
     },
+    # nn layers (more)
+    "native_group_norm": {"input": Tensor((2, 4, 3)), "weight": Tensor((4,)), "bias": Tensor((4,))},
+    "native_group_norm_backward": {
+        "grad_out": Tensor((2, 4, 3)),
+        "input": Tensor((2, 4, 3)),
+        "mean": Tensor((2, 2)),
+        "rstd": Tensor((2, 2)),
+        "weight": Tensor((4,)),
+    },
+    "group_norm": {"input": Tensor((2, 4, 3))},
+    "instance_norm": {
+        "input": Tensor((2, 3, 4)),
+        **{name: Tensor((3,)) for name in ("weight", "bias", "running_mean", "running_var")},
+    },
+    "adaptive_max_pool2d": {"self": Tensor(_IMAGE)},
+    "adaptive_max_pool2d_backward": {
+        "grad_output": Tensor(_POOLED),
+        "self": Tensor(_IMAGE),
+        "indices": Tensor(_POOLED, "int64", [0, 2, 8, 10] * 2),
+    },
+    **{
+        op: {"self": Tensor((1, 2, 4))}
+        for op in (
+            "max_pool1d",
+            "max_pool1d_with_indices",
+            "avg_pool1d",
+            "adaptive_avg_pool1d",
+            "adaptive_max_pool1d",
+        )
+    },
+    "conv_transpose1d": {"input": Tensor((1, 2, 4)), "weight": Tensor((2, 3, 2))},
+    "conv_transpose2d": {"input": Tensor(_IMAGE), "weight": Tensor((2, 3, 2, 2))},
+    **{
+        op: {"self": Tensor((1, 2, 4)), "input": Tensor((1, 2, 4))}
+        for op in ("upsample_nearest1d", "upsample_linear1d")
+    },
+    **{
+        op: {"self": Tensor(_IMAGE), "input": Tensor(_IMAGE)}
+        for op in ("upsample_nearest2d", "upsample_bilinear2d")
+    },
+    **{
+        op: {"grad_output": Tensor((1, 2, 8))}
+        for op in ("upsample_nearest1d_backward", "upsample_linear1d_backward")
+    },
+    **{
+        op: {"grad_output": Tensor(_POOLED)}
+        for op in ("upsample_nearest2d_backward", "upsample_bilinear2d_backward")
+    },
+    "pixel_shuffle": {"self": Tensor((1, 4, 2, 2))},
+    "pixel_unshuffle": {"self": Tensor(_IMAGE)},
+    "reflection_pad1d": {"self": Tensor((1, 2, 3))},
+    "reflection_pad1d_backward": {"grad_output": Tensor((1, 2, 5)), "self": Tensor((1, 2, 3))},
+    "replication_pad1d": {"self": Tensor((1, 2, 3))},
+    "replication_pad1d_backward": {"grad_output": Tensor((1, 2, 5)), "self": Tensor((1, 2, 3))},
+    "max_unpool2d": {"self": Tensor(_POOLED), "indices": Tensor(_POOLED, "int64", [0, 2, 8, 10] * 2)},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -282,6 +337,15 @@ _VALUES: Final[dict[str, Any]] = {
     "delta": 1.0,
     "log_input": True,
     "full": False,
+    "C": 4,
+    "HxW": 3,
+    "group": 2,
+    "num_groups": 2,
+    "use_input_stats": True,
+    "align_corners": False,
+    "scale_factors": None,
+    "upscale_factor": 2,
+    "downscale_factor": 2,
 }
 _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("where", "self"): 2,
@@ -330,6 +394,24 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("tensordot", "dims_other"): [0],
     ("einsum", "equation"): "ij,ij->i",
     ("_cdist_forward", "compute_mode"): None,
+    # nn layers (more)
+    **{(op, "output_size"): [8] for op in ("upsample_nearest1d", "upsample_linear1d")},
+    **{(f"{op}_backward", "output_size"): [8] for op in ("upsample_nearest1d", "upsample_linear1d")},
+    **{(f"{op}_backward", "input_size"): [1, 2, 4] for op in ("upsample_nearest1d", "upsample_linear1d")},
+    **{
+        (f"{op}_backward", "input_size"): [1, 2, 4, 4] for op in ("upsample_nearest2d", "upsample_bilinear2d")
+    },
+    **{(op, "kernel_size"): [2] for op in ("max_pool1d", "max_pool1d_with_indices", "avg_pool1d")},
+    **{(op, "output_size"): [2] for op in ("adaptive_avg_pool1d", "adaptive_max_pool1d")},
+    ("native_group_norm", "N"): 2,
+    ("max_unpool2d", "output_size"): [4, 4],
+    ("native_group_norm_backward", "N"): 2,
+    ("feature_dropout", "p"): 0.5,
+    ("feature_dropout_", "p"): 0.5,
+    ("alpha_dropout", "p"): 0.5,
+    ("alpha_dropout_", "p"): 0.5,
+    ("feature_alpha_dropout", "p"): 0.5,
+    ("feature_alpha_dropout_", "p"): 0.5,
 }
 
 

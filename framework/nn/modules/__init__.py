@@ -31,11 +31,19 @@ from framework.nn.modules.activation import (
 )
 from framework.nn.modules.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
 from framework.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
-from framework.nn.modules.container import ModuleDict, ModuleList, Sequential
-from framework.nn.modules.conv import Conv1d, Conv2d
+from framework.nn.modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from framework.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from framework.nn.modules.distance import CosineSimilarity, PairwiseDistance
-from framework.nn.modules.dropout import Dropout
+from framework.nn.modules.dropout import (
+    AlphaDropout,
+    Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from framework.nn.modules.flatten import Flatten, Unflatten
+from framework.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from framework.nn.modules.linear import Identity, Linear
 from framework.nn.modules.loss import (
     BCELoss,
@@ -57,8 +65,32 @@ from framework.nn.modules.loss import (
     TripletMarginLoss,
 )
 from framework.nn.modules.module import Module
-from framework.nn.modules.normalization import LayerNorm
-from framework.nn.modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from framework.nn.modules.normalization import GroupNorm, LayerNorm, LocalResponseNorm
+from framework.nn.modules.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
+from framework.nn.modules.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxUnpool2d,
+)
 from framework.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from framework.nn.modules.sparse import Embedding
 from framework.nn.modules.transformer import (
@@ -68,39 +100,83 @@ from framework.nn.modules.transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from framework.nn.modules.upsampling import (
+    PixelShuffle,
+    PixelUnshuffle,
+    Upsample,
+    UpsamplingBilinear2d,
+    UpsamplingNearest2d,
+)
 
 __all__ = [
     "GELU",
+    "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AlphaDropout",
+    "AvgPool1d",
     "AvgPool2d",
     "BCELoss",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "CircularPad1d",
+    "CircularPad2d",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
     "Conv1d",
     "Conv2d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
     "CrossEntropyLoss",
     "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
     "Embedding",
+    "FeatureAlphaDropout",
     "Flatten",
+    "GroupNorm",
     "Identity",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
     "L1Loss",
     "LayerNorm",
     "Linear",
+    "LocalResponseNorm",
     "LogSoftmax",
     "MSELoss",
+    "MaxPool1d",
     "MaxPool2d",
+    "MaxUnpool2d",
     "Module",
     "ModuleDict",
     "ModuleList",
     "NLLLoss",
+    "ParameterDict",
+    "ParameterList",
+    "PixelShuffle",
+    "PixelUnshuffle",
     "ReLU",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
     "Sequential",
     "SiLU",
     "Sigmoid",
     "Softmax",
     "Tanh",
     "Unflatten",
+    "Upsample",
+    "UpsamplingBilinear2d",
+    "UpsamplingNearest2d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
 ]
 __all__ += [
     "CELU",

@@ -16,9 +16,9 @@ from framework.nn.parameter import Parameter
 __all__ = ["BatchNorm1d", "BatchNorm2d"]
 
 
-class _BatchNorm(Module):
-    """Normalisation over the batch (and spatial) dimensions per channel, with an affine map and
-    running statistics (PyTorch's _NormBase and _BatchNorm)."""
+class _NormBase(Module):
+    """What batch and instance normalisation share: the per-channel affine map, the running
+    statistics and their reset, printing and state-dict migration (PyTorch's _NormBase)."""
 
     _version = 2
     weight: Parameter | None
@@ -75,6 +75,25 @@ class _BatchNorm(Module):
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
 
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+            f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
+        )
+
+    def _upgrade_state_dict(self, state_dict: dict[str, Any], prefix: str, version: int | None) -> None:
+        """A state dict from before num_batches_tracked existed (version < 2, or no version
+        recorded) loads with the module's current count (PyTorch's migration)."""
+        key = prefix + "num_batches_tracked"
+        if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
+            tracked = self.num_batches_tracked
+            state_dict[key] = tracked if tracked is not None else framework.tensor(0, dtype=framework.long)
+
+
+class _BatchNorm(_NormBase):
+    """Normalisation over the batch (and spatial) dimensions per channel, with an affine map and
+    running statistics."""
+
     def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
@@ -94,20 +113,6 @@ class _BatchNorm(Module):
             factor,
             self.eps,
         )
-
-    def extra_repr(self) -> str:
-        return (
-            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-            f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
-        )
-
-    def _upgrade_state_dict(self, state_dict: dict[str, Any], prefix: str, version: int | None) -> None:
-        """A state dict from before num_batches_tracked existed (version < 2, or no version
-        recorded) loads with the module's current count (PyTorch's migration)."""
-        key = prefix + "num_batches_tracked"
-        if (version is None or version < 2) and self.track_running_stats and key not in state_dict:
-            tracked = self.num_batches_tracked
-            state_dict[key] = tracked if tracked is not None else framework.tensor(0, dtype=framework.long)
 
 
 class BatchNorm1d(_BatchNorm):

@@ -1,4 +1,4 @@
-"""Containers: `Sequential`, `ModuleList`, `ModuleDict`."""
+"""Containers: `Sequential`, `ModuleList`, `ModuleDict`, `ParameterList`, `ParameterDict`."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ from collections import OrderedDict
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from typing import Any, cast, overload
 
+from framework._tensor import Tensor
 from framework.nn.modules.module import Module, _addindent
+from framework.nn.parameter import Parameter
 
-__all__ = ["ModuleDict", "ModuleList", "Sequential"]
+__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
 
 
 def _abs_index(idx: int, size: int) -> int:
@@ -253,3 +255,201 @@ class ModuleDict(Module):
                     f"ModuleDict update sequence element #{j} has length {len(items)}; 2 is required"
                 )
             self[items[0]] = items[1]
+
+
+def _as_parameter(value: Any) -> Any:
+    """A tensor that is not a Parameter becomes one; other values are kept as they are."""
+    return Parameter(value) if isinstance(value, Tensor) and not isinstance(value, Parameter) else value
+
+
+def _describe(value: Any, legacy_type: bool) -> str:
+    """How ParameterList / ParameterDict print an entry: "Parameter containing: [torch.float32 of
+    size 2x3]" (the dict prints the legacy type, "torch.FloatTensor"), or its type's name."""
+    if not isinstance(value, Tensor):
+        return f"Object of type: {type(value).__name__}"
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    type_name = f"torch.{value.dtype.scalar_type_name}Tensor" if legacy_type else str(value.dtype)
+    return f"{kind} containing: [{type_name} of size {'x'.join(str(s) for s in value.shape)}]"
+
+
+class ParameterList(Module):
+    """A list whose tensors are registered as parameters (under "0", "1", ...); tensors put in it
+    become Parameters, other values are kept as attributes.  It cannot be called."""
+
+    def __init__(self, values: Iterable[Any] | None = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self += values
+
+    @overload
+    def __getitem__(self, idx: int) -> Any: ...
+    @overload
+    def __getitem__(self, idx: slice) -> ParameterList: ...
+    def __getitem__(self, idx: int | slice) -> Any:
+        if isinstance(idx, slice):
+            return ParameterList(self[i] for i in range(*idx.indices(len(self))))
+        return getattr(self, str(_abs_index(idx, len(self))))
+
+    def __setitem__(self, idx: int, param: Any) -> None:
+        setattr(self, str(_abs_index(idx, len(self))), _as_parameter(param))
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter([self[i] for i in range(len(self))])
+
+    def __iadd__(self, parameters: Iterable[Any]) -> ParameterList:
+        return self.extend(parameters)
+
+    def __dir__(self) -> list[str]:
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def append(self, value: Any) -> ParameterList:
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Iterable[Any]) -> ParameterList:
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):
+            raise TypeError(
+                "ParameterList.extend should be called with an iterable, but got " + type(values).__name__
+            )
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): {_describe(p, legacy_type=False)}" for k, p in enumerate(self))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """An ordered dict whose tensors are registered as parameters under their (string) keys;
+    tensors put in it become Parameters, other values are kept as attributes.  It cannot be
+    called.  Updating from a plain mapping adds its items sorted by key (as PyTorch)."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        self._keys: dict[str, None] = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    @staticmethod
+    def _key(key: Any) -> str:
+        if not isinstance(key, str):
+            raise TypeError(
+                "Index given to ParameterDict cannot be used as a key as it is not a string (type is "
+                f"'{type(key).__name__}'). Open an issue on github if you need non-string keys."
+            )
+        return key
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, self._key(key))
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._keys[key] = None
+        setattr(self, self._key(key), _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, self._key(key))
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def copy(self) -> ParameterDict:
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self) -> None:
+        for key in list(self._keys):
+            del self[key]
+
+    def pop(self, key: str) -> Any:
+        value = self[key]
+        del self[key]
+        return value
+
+    def popitem(self) -> tuple[str, Any]:
+        key = next(reversed(self._keys))
+        return key, self.pop(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._keys else default
+
+    def fromkeys(self, keys: Iterable[str], default: Any = None) -> ParameterDict:
+        return ParameterDict((k, default) for k in keys)
+
+    def keys(self) -> KeysView[str]:
+        return self._keys.keys()
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self) -> Iterator[Any]:
+        return (self[k] for k in self._keys)
+
+    def update(self, parameters: Any) -> None:
+        """Add the entries of a ParameterDict or OrderedDict in order, of another mapping sorted by
+        key, or of an iterable of (key, value) pairs in order."""
+        if not isinstance(parameters, Iterable):
+            raise TypeError(
+                "ParametersDict.update should be called with an iterable of key/value pairs, but got "
+                + type(parameters).__name__
+            )
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            for key, value in parameters.items():
+                self[key] = value
+            return
+        if isinstance(parameters, Mapping):
+            for key, value in sorted(parameters.items()):
+                self[key] = value
+            return
+        for j, pair in enumerate(parameters):
+            if not isinstance(pair, Iterable):
+                raise TypeError(
+                    f"ParameterDict update sequence element #{j} should be Iterable; is" + type(pair).__name__
+                )
+            items = list(pair)
+            if len(items) != 2:
+                raise ValueError(
+                    f"ParameterDict update sequence element #{j} has length {len(items)}; 2 is required"
+                )
+            self[items[0]] = items[1]
+
+    def __or__(self, other: ParameterDict) -> ParameterDict:
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other: ParameterDict) -> ParameterDict:
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other: ParameterDict) -> ParameterDict:
+        self.update(other)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): {_describe(p, legacy_type=True)}" for k, p in self.items())
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("ParameterDict should not be called.")

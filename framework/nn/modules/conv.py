@@ -1,4 +1,4 @@
-"""`Conv1d` and `Conv2d`."""
+"""`Conv1d`, `Conv2d`, `ConvTranspose1d` and `ConvTranspose2d`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from framework.nn.modules.linear import uniform_bias_
 from framework.nn.modules.module import Module
 from framework.nn.parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -29,11 +29,13 @@ def ntuple(value: int | Sequence[int], n: int) -> tuple[int, ...]:
 
 
 class _ConvNd(Module):
-    """What Conv1d and Conv2d share: their constructor (checked geometry, weight (out,
-    in/groups, *kernel), bias), PyTorch's initialisation, padding modes and printing. A subclass
-    gives the number of spatial dimensions and the functional convolution it calls."""
+    """What the convolution layers share: their constructor (checked geometry, weight (out,
+    in/groups, *kernel), or (in, out/groups, *kernel) when `_transposed`, bias), PyTorch's
+    initialisation, padding modes and printing. A subclass gives the number of spatial dimensions
+    and the functional convolution it calls."""
 
     _spatial_dims: ClassVar[int]
+    _transposed: ClassVar[bool] = False
     in_channels: int
     out_channels: int
     kernel_size: tuple[int, ...]
@@ -91,9 +93,12 @@ class _ConvNd(Module):
         self.groups = groups
         self.padding_mode = padding_mode
         self._reversed_padding_repeated_twice = self._input_padding()
-        self.weight = Parameter(
-            framework.empty((out_channels, in_channels // groups, *kernel), device=device, dtype=dtype)
+        shape = (
+            (in_channels, out_channels // groups)
+            if self._transposed
+            else (out_channels, in_channels // groups)
         )
+        self.weight = Parameter(framework.empty((*shape, *kernel), device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(framework.empty(out_channels, device=device, dtype=dtype))
         else:
@@ -135,6 +140,8 @@ class _ConvNd(Module):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
         if self.padding != (0,) * len(self.padding):
             s += f", padding={self.padding}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f", output_padding={self.output_padding}"
         if self.dilation != (1,) * len(self.dilation):
             s += f", dilation={self.dilation}"
         if self.groups != 1:
@@ -162,3 +169,119 @@ class Conv2d(_ConvNd):
 
     def _conv_forward(self, input: Tensor, padding: str | tuple[int, ...]) -> Tensor:
         return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+
+
+class _ConvTransposeNd(_ConvNd):
+    """Transposed convolution layers: weight (in, out/groups, *kernel), only zero padding, and an
+    `output_size` forward may ask for (it chooses the output padding)."""
+
+    _transposed = True
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        padding: int | Sequence[int] = 0,
+        output_padding: int | Sequence[int] = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: int | Sequence[int] = 1,
+        padding_mode: str = "zeros",
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+    ) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+        )
+        self.output_padding = ntuple(output_padding, self._spatial_dims)
+
+    def _output_padding(self, input: Tensor, output_size: Sequence[int] | None) -> list[int]:
+        """The output padding that gives `output_size` (the spatial sizes, optionally preceded by
+        the batch and channel sizes), or the layer's own."""
+        if output_size is None:
+            return list(self.output_padding)
+        n = self._spatial_dims
+        leading = 2 if input.dim() == n + 2 else 1
+        sizes = list(output_size)
+        if len(sizes) == leading + n:
+            sizes = sizes[leading:]
+        if len(sizes) != n:
+            raise ValueError(
+                f"ConvTranspose{n}D: for {input.dim()}D input, output_size must have {n} or {leading + n} "
+                f"elements (got {len(sizes)})"
+            )
+        padding = self._padding_values()
+        min_sizes = [
+            (input.shape[d + leading] - 1) * self.stride[d]
+            - 2 * padding[d]
+            + self.dilation[d] * (self.kernel_size[d] - 1)
+            + 1
+            for d in range(n)
+        ]
+        max_sizes = [m + s - 1 for m, s in zip(min_sizes, self.stride, strict=True)]
+        for size, low, high in zip(sizes, min_sizes, max_sizes, strict=True):
+            if size < low or size > high:
+                raise ValueError(
+                    f"requested an output size of {sizes}, but valid sizes range from {min_sizes} to "
+                    f"{max_sizes} "
+                    f"(for an input of torch.Size({list(input.shape[2:])}))"
+                )
+        return [size - low for size, low in zip(sizes, min_sizes, strict=True)]
+
+    def _transposed_forward(self, input: Tensor, output_padding: list[int]) -> Tensor:
+        raise NotImplementedError
+
+    def forward(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
+        return self._transposed_forward(input, self._output_padding(input, output_size))
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """Transposed 1-d convolution (the gradient of Conv1d by its input) of (N, C, L) or (C, L)
+    inputs."""
+
+    _spatial_dims = 1
+
+    def _transposed_forward(self, input: Tensor, output_padding: list[int]) -> Tensor:
+        return F.conv_transpose1d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self._padding_values(),
+            output_padding,
+            self.groups,
+            self.dilation,
+        )
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """Transposed 2-d convolution (the gradient of Conv2d by its input) of (N, C, H, W) or
+    (C, H, W) inputs."""
+
+    _spatial_dims = 2
+
+    def _transposed_forward(self, input: Tensor, output_padding: list[int]) -> Tensor:
+        return F.conv_transpose2d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self._padding_values(),
+            output_padding,
+            self.groups,
+            self.dilation,
+        )

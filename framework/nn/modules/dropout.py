@@ -1,4 +1,4 @@
-"""`Dropout`."""
+"""`Dropout`, `Dropout1d`, `Dropout2d`, `Dropout3d`, `AlphaDropout`, `FeatureAlphaDropout`."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from framework._tensor import Tensor
 from framework.nn import functional as F
 from framework.nn.modules.module import Module
 
-__all__ = ["Dropout"]
+__all__ = ["AlphaDropout", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout"]
 
 
-class Dropout(Module):
-    """In training, zero each element with probability `p` and scale the rest by 1/(1-p)."""
+class _DropoutNd(Module):
+    """The dropout layers' settings: the probability `p` (checked) and `inplace`."""
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
@@ -19,8 +19,50 @@ class Dropout(Module):
         self.p = p
         self.inplace = inplace
 
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    """In training, zero each element with probability `p` and scale the rest by 1/(1-p)."""
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout(input, self.p, self.training, self.inplace)
 
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
+
+class Dropout1d(_DropoutNd):
+    """In training, zero whole channels of (N, C, L) or (C, L) inputs with probability `p` and
+    scale the rest by 1/(1-p)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_DropoutNd):
+    """In training, zero whole channels of (N, C, H, W) inputs with probability `p` and scale the
+    rest by 1/(1-p)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    """In training, zero whole channels of (N, C, D, H, W) or (C, D, H, W) inputs with
+    probability `p` and scale the rest by 1/(1-p)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout that keeps the mean and variance of SELU activations."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.feature_alpha_dropout(input, self.p, self.training)

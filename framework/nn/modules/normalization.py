@@ -1,4 +1,4 @@
-"""`LayerNorm`."""
+"""`LayerNorm`, `GroupNorm`, `LocalResponseNorm`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from framework.nn import init
 from framework.nn.modules.module import Module
 from framework.nn.parameter import Parameter
 
-__all__ = ["LayerNorm"]
+__all__ = ["GroupNorm", "LayerNorm", "LocalResponseNorm"]
 
 
 def register_affine(
@@ -80,3 +80,62 @@ class LayerNorm(Module):
             f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
             f"bias={self.bias is not None}"
         )
+
+
+class GroupNorm(Module):
+    """Normalisation of each of `num_groups` groups of channels of each sample, with a
+    per-channel affine map."""
+
+    weight: Parameter | None
+    bias: Parameter | None
+
+    def __init__(
+        self,
+        num_groups: int,
+        num_channels: int,
+        eps: float = 1e-5,
+        affine: bool = True,
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        register_affine(self, num_channels, affine, bias, device, dtype)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        reset_affine(self.weight, self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+            f"bias={self.bias is not None}"
+        )
+
+
+class LocalResponseNorm(Module):
+    """Each element divided by (k + alpha * mean of the squares over `size` neighbouring
+    channels) ** beta."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

@@ -1,4 +1,5 @@
-"""`MaxPool2d`, `AvgPool2d`, `AdaptiveAvgPool2d` (their settings kept as given, as PyTorch)."""
+"""Max, average and adaptive pooling layers, 1-d and 2-d (their settings kept as given, as
+PyTorch)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,23 @@ from framework._tensor import Tensor
 from framework.nn import functional as F
 from framework.nn.modules.module import Module
 
-__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "MaxPool2d"]
+__all__ = [
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "MaxPool1d",
+    "MaxPool2d",
+    "MaxUnpool2d",
+]
 
 Size2 = int | Sequence[int]
 
 
-class MaxPool2d(Module):
-    """The maximum over each (dilated) window; `return_indices` also returns where it was."""
+class _MaxPoolNd(Module):
+    """The settings max pooling layers share (the stride defaults to the kernel size)."""
 
     def __init__(
         self,
@@ -34,6 +45,32 @@ class MaxPool2d(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
+    def extra_repr(self) -> str:
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+        )
+
+
+class MaxPool1d(_MaxPoolNd):
+    """The maximum over each (dilated) window of (N, C, L) or (C, L) inputs; `return_indices`
+    also returns where it was."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.max_pool1d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
+
+class MaxPool2d(_MaxPoolNd):
+    """The maximum over each (dilated) window; `return_indices` also returns where it was."""
+
     def forward(self, input: Tensor) -> Any:
         return F.max_pool2d(
             input,
@@ -45,11 +82,43 @@ class MaxPool2d(Module):
             return_indices=self.return_indices,
         )
 
-    def extra_repr(self) -> str:
-        return (
-            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+
+def _pair(value: int | Sequence[int]) -> tuple[int, ...]:
+    """A 2-d layer's setting as a tuple (PyTorch's `_pair`)."""
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def _single(value: int | Sequence[int]) -> tuple[int, ...]:
+    """A 1-d layer's setting as a tuple (PyTorch's `_single`)."""
+    return (value,) if isinstance(value, int) else tuple(value)
+
+
+class AvgPool1d(Module):
+    """The mean over each window of (N, C, L) or (C, L) inputs (padding counted unless
+    `count_include_pad` is False)."""
+
+    def __init__(
+        self,
+        kernel_size: Size2,
+        stride: Size2 | None = None,
+        padding: Size2 = 0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool1d(
+            input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad
         )
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
 class AvgPool2d(Module):
@@ -99,3 +168,60 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(Module):
+    """The mean over windows chosen so the last dimension has `output_size`."""
+
+    def __init__(self, output_size: Size2) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class _AdaptiveMaxPoolNd(Module):
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    """The maximum over windows chosen so the last dimension has `output_size`; `return_indices`
+    also returns where it was."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    """The maximum over windows chosen so the output has `output_size` (None keeps an input
+    size); `return_indices` also returns where it was."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class MaxUnpool2d(Module):
+    """The partial inverse of MaxPool2d: zeros with each input element put where the pooling's
+    indices say it came from."""
+
+    def __init__(self, kernel_size: Size2, stride: Size2 | None = None, padding: Size2 = 0) -> None:
+        super().__init__()
+        self.kernel_size = _pair(kernel_size)
+        self.stride = _pair(stride if stride is not None else kernel_size)
+        self.padding = _pair(padding)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"

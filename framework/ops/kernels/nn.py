@@ -770,10 +770,17 @@ def _conv_nd(
     dilation: IntList,
     groups: int,
 ) -> Tensor:
-    """conv1d/conv2d (`n` = 1, 2) and their string-padding overloads: `convolution` of a batched
-    input (an unbatched one gets a batch of one)."""
+    """conv1d/conv2d (`n` = 1, 2) and their string-padding overloads."""
     if isinstance(padding, str):
         input, stride, padding = _string_padding(n, input, weight, stride, padding, dilation)
+    return batched_convolution(op, n, input, weight, bias, stride, padding, dilation, False, [0] * n, groups)
+
+
+def batched_convolution(
+    op: str, n: int, input: Tensor, weight: Tensor, bias: Tensor | None, *geometry: Any
+) -> Tensor:
+    """`convolution` (arguments after the bias as its own) of an `n`-d input with a batch
+    dimension, or without one (it then gets a batch of one), for the functional `op`."""
     sizes = input._impl.sizes
     if len(sizes) not in (n + 1, n + 2):
         raise RuntimeError(
@@ -782,9 +789,7 @@ def _conv_nd(
         )
     batched = len(sizes) == n + 2
     x = input if batched else aten_op("unsqueeze.default")(input, 0)
-    out: Tensor = aten_op("convolution.default")(
-        x, weight, bias, stride, padding, dilation, False, [0] * n, groups
-    )
+    out: Tensor = aten_op("convolution.default")(x, weight, bias, *geometry)
     return out if batched else aten_op("squeeze.dim")(out, 0)
 
 
@@ -1063,20 +1068,23 @@ def max_pool2d_with_indices_backward(
     if indices._impl.dtype is not int64:
         raise RuntimeError(f"expected scalar type Long but found {indices._impl.dtype.scalar_type_name}")
 
-    def values() -> Array:
-        in_h, in_w = pool.input_hw
-        plane = in_h * in_w
-        idx = array(indices).reshape(-1, pool.out_hw[0] * pool.out_hw[1])
-        targets = (idx + np.arange(idx.shape[0])[:, None] * plane).ravel()
-        grads = _values(grad_output).ravel()
-        total = idx.shape[0] * plane
-        if grads.dtype.kind == "f":
-            return np.bincount(targets, weights=grads, minlength=total).reshape(impl.sizes)
-        result = np.zeros(total, dtype=grads.dtype)
-        np.add.at(result, targets, grads)
-        return result.reshape(impl.sizes)
+    return _emit(impl.sizes, impl.dtype, device, lambda: scatter_to_planes(grad_output, indices, impl.sizes))
 
-    return _emit(impl.sizes, impl.dtype, device, values)
+
+def scatter_to_planes(grad_output: Tensor, indices: Tensor, sizes: Sizes) -> Array:
+    """A max pooling's input gradient of `sizes` (..., H, W): each element of `grad_output`
+    (..., OH, OW) added at the position within its plane that `indices` (flat, H * W) names."""
+    plane = sizes[-2] * sizes[-1]
+    out_plane = math.prod(indices._impl.sizes[-2:])
+    idx = array(indices).reshape(-1, out_plane)
+    targets = (idx + np.arange(idx.shape[0])[:, None] * plane).ravel()
+    grads = _values(grad_output).ravel()
+    total = idx.shape[0] * plane
+    if grads.dtype.kind == "f":
+        return np.bincount(targets, weights=grads, minlength=total).reshape(sizes)
+    result = np.zeros(total, dtype=grads.dtype)
+    np.add.at(result, targets, grads)
+    return result.reshape(sizes)
 
 
 def _avg_divisors(pool: _Pool2d, count_include_pad: bool, divisor_override: int | None) -> Array:
