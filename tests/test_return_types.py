@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 
@@ -49,3 +50,20 @@ def test_operator_added_since_generation_says_to_regenerate() -> None:
         match=r"return_types.fresh_op is not generated yet: run `python -m framework.ops.codegen`",
     ):
         _not_generated("fresh_op")(1, 2)
+
+
+def test_multi_output_out_takes_a_tuple_and_gives_the_out_named_tuple() -> None:
+    # PyTorch 2.13: torch.max(x, 1, out=(v, i)) writes both and returns torch.return_types.max_out.
+    values, indices = framework.empty(0), framework.empty(0, dtype=framework.int64)
+    result = framework.max(x, 1, out=(values, indices))
+    assert type(result) is return_types.max_out and result.values is values and result.indices is indices
+    assert values.tolist() == [5.0, 3.0] and indices.tolist() == [1, 0]
+    assert repr(result).startswith("framework.return_types.max_out(\nvalues=tensor([5., 3.]),")
+    sort_out = framework.sort(x, out=[framework.empty(0), framework.empty(0, dtype=framework.int64)])
+    assert type(sort_out) is return_types.sort_out and sort_out.values.tolist() == [[1.0, 5.0], [2.0, 3.0]]
+    expected = "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"
+    for bad in (values, (values,), (values, indices, values), (values, 1)):
+        with pytest.raises(TypeError, match=re.escape(expected)):
+            framework.max(x, 1, out=bad)
+    with pytest.raises(TypeError, match="max\\(\\) received an invalid combination of arguments"):
+        framework.max(x, 1, values=values, indices=indices)  # PyTorch's Python API takes out= only

@@ -44,6 +44,17 @@ class aminmax(NamedTuple):
 aminmax.__module__ = "framework.return_types"
 
 
+class aminmax_out(NamedTuple):
+    min: Tensor
+    max: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+aminmax_out.__module__ = "framework.return_types"
+
+
 class cummax(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -53,6 +64,17 @@ class cummax(NamedTuple):
 
 
 cummax.__module__ = "framework.return_types"
+
+
+class cummax_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+cummax_out.__module__ = "framework.return_types"
 
 
 class cummin(NamedTuple):
@@ -66,6 +88,17 @@ class cummin(NamedTuple):
 cummin.__module__ = "framework.return_types"
 
 
+class cummin_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+cummin_out.__module__ = "framework.return_types"
+
+
 class kthvalue(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -75,6 +108,17 @@ class kthvalue(NamedTuple):
 
 
 kthvalue.__module__ = "framework.return_types"
+
+
+class kthvalue_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+kthvalue_out.__module__ = "framework.return_types"
 
 
 class linalg_cholesky_ex(NamedTuple):
@@ -177,6 +221,17 @@ class max(NamedTuple):
 max.__module__ = "framework.return_types"
 
 
+class max_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+max_out.__module__ = "framework.return_types"
+
+
 class median(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -186,6 +241,17 @@ class median(NamedTuple):
 
 
 median.__module__ = "framework.return_types"
+
+
+class median_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+median_out.__module__ = "framework.return_types"
 
 
 class min(NamedTuple):
@@ -199,6 +265,17 @@ class min(NamedTuple):
 min.__module__ = "framework.return_types"
 
 
+class min_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+min_out.__module__ = "framework.return_types"
+
+
 class mode(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -210,6 +287,17 @@ class mode(NamedTuple):
 mode.__module__ = "framework.return_types"
 
 
+class mode_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+mode_out.__module__ = "framework.return_types"
+
+
 class nanmedian(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -219,6 +307,17 @@ class nanmedian(NamedTuple):
 
 
 nanmedian.__module__ = "framework.return_types"
+
+
+class nanmedian_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+nanmedian_out.__module__ = "framework.return_types"
 
 
 class nll_loss_forward(NamedTuple):
@@ -254,6 +353,17 @@ class sort(NamedTuple):
 sort.__module__ = "framework.return_types"
 
 
+class sort_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+sort_out.__module__ = "framework.return_types"
+
+
 class topk(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -265,13 +375,28 @@ class topk(NamedTuple):
 topk.__module__ = "framework.return_types"
 
 
+class topk_out(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+topk_out.__module__ = "framework.return_types"
+
+
 __all__ = [
     "_linalg_eigh",
     "_linalg_svd",
     "aminmax",
+    "aminmax_out",
     "cummax",
+    "cummax_out",
     "cummin",
+    "cummin_out",
     "kthvalue",
+    "kthvalue_out",
     "linalg_cholesky_ex",
     "linalg_eigh",
     "linalg_inv_ex",
@@ -281,12 +406,19 @@ __all__ = [
     "linalg_svd",
     "log_sigmoid_forward",
     "max",
+    "max_out",
     "median",
+    "median_out",
     "min",
+    "min_out",
     "mode",
+    "mode_out",
     "nanmedian",
+    "nanmedian_out",
     "nll_loss_forward",
     "slogdet",
     "sort",
+    "sort_out",
     "topk",
+    "topk_out",
 ]

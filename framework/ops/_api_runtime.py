@@ -16,7 +16,13 @@ from framework._method_table import METHOD_PARSERS
 from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
 from framework.c10.dispatch.schema import Argument, FunctionSchema
 from framework.ops._native import NativeFunction
-from framework.ops._python_args import TENSOR_OPTIONS, PythonArgParser, PythonSignature, is_tensor
+from framework.ops._python_args import (
+    TENSOR_OPTIONS,
+    PythonArgParser,
+    PythonSignature,
+    is_tensor,
+    out_arguments,
+)
 
 
 @attrs.frozen
@@ -43,11 +49,12 @@ def _arguments_key(args: Sequence[Argument]) -> tuple[tuple[str, str, bool, obje
 
 
 def _out_twin_of(schema: FunctionSchema) -> tuple[tuple[Any, ...], str] | None:
-    """For an out= schema (a single keyword-only `out`), the key of the functional twin."""
-    outs = [a for a in schema.arguments if a.name == "out" and a.kwarg_only]
-    if len(outs) != 1:
+    """For an out= schema (keyword-only tensors it writes: `out`, or `values, indices`), the key
+    of the functional twin."""
+    outs = out_arguments(schema)
+    if not outs:
         return None
-    return _arguments_key([a for a in schema.arguments if a.name != "out"]), schema.name
+    return _arguments_key([a for a in schema.arguments if a.name not in outs]), schema.name
 
 
 SKIP_PYTHON_BINDINGS: Final = frozenset(

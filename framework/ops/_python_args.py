@@ -282,6 +282,19 @@ def named_returns(schema: FunctionSchema) -> tuple[str, ...] | None:
     return names if len(names) >= 2 and all(names) else None
 
 
+def out_arguments(schema: FunctionSchema) -> tuple[str, ...]:
+    """The names of an out= schema's output arguments, its keyword-only tensors that it writes
+    (`out`, or `values, indices` for max.dim_max); () for any other schema."""
+    return tuple(a.name for a in schema.arguments if a.kwarg_only and a.alias_info is not None and a.alias_info.is_write)
+
+
+def return_type_name(schema: FunctionSchema) -> str:
+    """The name of a schema's class in `framework.return_types`: the operator's name, with
+    `_out` for its out= overloads (PyTorch's `torch.return_types.max_out`)."""
+    name = schema.name.partition("::")[2]
+    return f"{name}_out" if out_arguments(schema) else name
+
+
 def return_type(schema: FunctionSchema) -> type[tuple[Any, ...]] | None:
     """PyTorch's `torch.return_types.<name>` for a native operator with named returns
     (`named_returns`), so `x.max(1).values` works: the typed class generated for it."""
@@ -289,7 +302,7 @@ def return_type(schema: FunctionSchema) -> type[tuple[Any, ...]] | None:
         return None
     from framework._generated import return_types
 
-    name = schema.name.partition("::")[2]
+    name = return_type_name(schema)
     made: type[tuple[Any, ...]] | None = getattr(return_types, name, None)
     return _not_generated(name) if made is None else made
 
@@ -365,12 +378,20 @@ class PythonSignature:
     """The named tuple of a schema with several named returns (`values, indices`), else None."""
     out_names: frozenset[str] = attrs.field(init=False, repr=False)
     """The schema names of the out= overload's arguments (a factory's lacks its TensorOptions)."""
+    outs: tuple[str, ...] = attrs.field(init=False, repr=False)
+    """The out= overload's output arguments: `out=` takes one tensor for `("out",)`, a tuple of
+    tensors for several (`out=(values, indices)`)."""
+    out_returns: type[tuple[Any, ...]] | None = attrs.field(init=False, repr=False)
+    """The named tuple the out= overload gives (`return_types.max_out`), else None."""
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "by_name", {p.name: p for p in self.params})
         object.__setattr__(self, "returns", return_type(self.handle.schema))
-        out_args = () if self.out_handle is None else self.out_handle.schema.arguments
+        out_schema = None if self.out_handle is None else self.out_handle.schema
+        out_args = () if out_schema is None else out_schema.arguments
         object.__setattr__(self, "out_names", frozenset(a.name for a in out_args))
+        object.__setattr__(self, "outs", () if out_schema is None else out_arguments(out_schema))
+        object.__setattr__(self, "out_returns", None if out_schema is None else return_type(out_schema))
 
     @classmethod
     def of(
@@ -423,7 +444,7 @@ class PythonSignature:
         params = [p.describe() for p in self.params if not p.kwarg_only]
         kwonly = [p.describe() for p in self.params if p.kwarg_only]
         if self.out_handle is not None:
-            kwonly.append("Tensor out = None")
+            kwonly.append("Tensor out = None" if len(self.outs) == 1 else "tuple of Tensors out = None")
         if self.is_factory:
             kwonly.append("bool requires_grad = False")
         if kwonly:
@@ -515,9 +536,15 @@ def _signature_source(i: int, sig: PythonSignature, env: dict[str, Any], keyword
         count = f"({count}) and kwargs.keys() <= _K{i}[{'1 if n else 0' if varargs else 'n'}]"
         if sig.out_handle is None:
             checks.append("kwargs.get('out') is None")
-        else:
+        elif len(sig.outs) == 1:
             checks.append(
                 f"((o := kwargs.get('out')) is None or {_BASE_CHECKS[BaseTy.Tensor].format(v='o')})"
+            )
+        else:
+            tensor = _BASE_CHECKS[BaseTy.Tensor].format(v="t")
+            checks.append(
+                "((o := kwargs.get('out')) is None or (type(o) is tuple or type(o) is list) "
+                f"and len(o) == {len(sig.outs)} and all({tensor} for t in o))"
             )
         if sig.is_factory:
             checks.append("((rg := kwargs.get('requires_grad', False)) is True or rg is False)")
@@ -527,6 +554,8 @@ def _signature_source(i: int, sig: PythonSignature, env: dict[str, Any], keyword
         env[f"_oh{i}"] = sig.out_handle.call
     if sig.returns is not None:
         env[f"_ret{i}"] = sig.returns
+    if sig.out_returns is not None:
+        env[f"_reto{i}"] = sig.out_returns
     call = _call_source(i, sig, keywords)
     lines = [f"# {sig.handle.qualified_name}", f"if {count}:", *(f"    {line}" for line in fetch)]
     if not checks:
@@ -553,11 +582,15 @@ def _call_source(i: int, sig: PythonSignature, keywords: bool) -> list[str]:
     ]
 
     def call(handle: str, keyword_args: list[tuple[str, str]], out: bool = False) -> str:
-        keyword_items = [f"{param_name(k)}={v}" for k, v in keyword_args] + (["out=o"] if out else [])
+        keyword_items = [f"{param_name(k)}={v}" for k, v in keyword_args]
+        if out:
+            single = len(sig.outs) == 1
+            keyword_items += [f"{param_name(k)}={'o' if single else f'o[{j}]'}" for j, k in enumerate(sig.outs)]
         return f"{handle}{i}({', '.join(pos + keyword_items)})"
 
-    def returned(result: str) -> str:
-        return result if sig.returns is None else f"_ret{i}(*{result})"
+    def returned(result: str, out: bool = False) -> str:
+        made = sig.out_returns if out else sig.returns
+        return result if made is None else f"_ret{'o' if out else ''}{i}(*{result})"
 
     lines = []
     if keywords and sig.out_handle is not None:
@@ -566,7 +599,7 @@ def _call_source(i: int, sig: PythonSignature, keywords: bool) -> list[str]:
             kept = [(k, v) for k, v in kw if k in sig.out_names]
             lines += ["    _check_out(o, kwargs)", f"    return _mv({call('_oh', kept, out=True)}, rg)"]
         else:
-            lines.append(f"    return {returned(call('_oh', kw, out=True))}")
+            lines.append(f"    return {returned(call('_oh', kw, out=True), out=True)}")
     if sig.is_factory:
         requires_grad = "rg" if keywords else "False"
         return [*lines, "with _below():", f"    r = {call('_h', kw)}", f"return _mv(r, {requires_grad})"]

@@ -28,7 +28,14 @@ from framework.c10.dispatch.schema import (
 )
 from framework.ops._api_runtime import PYTHON_FUNCTIONAL, Overload, is_method_overload, python_groups
 from framework.ops._native import PYTHON_MODULES, NativeFunction, load_native_functions
-from framework.ops._python_args import ALLOW_NUMBERS_AS_TENSORS, is_factory, named_returns, python_name
+from framework.ops._python_args import (
+    ALLOW_NUMBERS_AS_TENSORS,
+    is_factory,
+    named_returns,
+    out_arguments,
+    python_name,
+    return_type_name,
+)
 
 OUTPUT_DIR: Final = Path(__file__).resolve().parents[1] / "_generated"
 HEADER: Final = (
@@ -120,7 +127,7 @@ def annotation(t: SchemaType) -> str:
 
 def return_annotation(schema: FunctionSchema) -> str:
     if named_returns(schema) is not None:
-        return f"return_types.{schema.name.partition('::')[2]}"
+        return f"return_types.{return_type_name(schema)}"
     rets = [annotation(r.type) for r in schema.returns]
     rets = [{"Sequence[Tensor]": "list[Tensor]"}.get(r, r) for r in rets]
     if not rets:
@@ -159,7 +166,12 @@ def signature(o: Overload, as_method: bool, numbers_as_tensors: bool = True) -> 
             params.append("*")
     params += [_param(a, numbers) for a in kwonly]
     if o.out is not None and not as_method:
-        params.append("out: Tensor | None = None")
+        outs = len(out_arguments(o.out))
+        params.append(
+            "out: Tensor | None = None"
+            if outs == 1
+            else f"out: tuple[{', '.join(['Tensor'] * outs)}] | list[Tensor] | None = None"
+        )
     if is_factory(o.schema):
         params.append("requires_grad: bool = False")
     return ", ".join(head + params)
@@ -199,7 +211,7 @@ def _return_types(functions: list[NativeFunction]) -> str:
         names = named_returns(f.schema)
         if names is None:
             continue
-        name = f.schema.name.partition("::")[2]
+        name = return_type_name(f.schema)
         if fields.setdefault(name, names) != names:
             raise ValueError(f"operator {name} has overloads with different return names")
     lines = [

@@ -54,7 +54,11 @@ def test_generated_stub_signatures() -> None:
     methods = files["tensor_methods.pyi"]
     assert "    def add_(self, other: Tensor | Number, *, alpha: Number = ...) -> Tensor: ..." in methods
     assert "    def __eq__(self, other: Any) -> Tensor: ...  # type: ignore[override]" in methods
-    assert "def max(input: Tensor, dim: int, keepdim: bool = ...) -> return_types.max: ..." in stub
+    assert (
+        "def max(input: Tensor, dim: int, keepdim: bool = ..., *, "
+        "out: tuple[Tensor, Tensor] | list[Tensor] | None = None) -> return_types.max: ..."
+    ) in stub
+    assert "class max_out(NamedTuple):\n    values: Tensor\n    indices: Tensor\n" in files["return_types.py"]
     assert "class max(NamedTuple):\n    values: Tensor\n    indices: Tensor\n" in files["return_types.py"]
 
 
