@@ -285,7 +285,11 @@ def named_returns(schema: FunctionSchema) -> tuple[str, ...] | None:
 def out_arguments(schema: FunctionSchema) -> tuple[str, ...]:
     """The names of an out= schema's output arguments, its keyword-only tensors that it writes
     (`out`, or `values, indices` for max.dim_max); () for any other schema."""
-    return tuple(a.name for a in schema.arguments if a.kwarg_only and a.alias_info is not None and a.alias_info.is_write)
+    return tuple(
+        a.name
+        for a in schema.arguments
+        if a.kwarg_only and a.alias_info is not None and a.alias_info.is_write
+    )
 
 
 def return_type_name(schema: FunctionSchema) -> str:
@@ -585,7 +589,9 @@ def _call_source(i: int, sig: PythonSignature, keywords: bool) -> list[str]:
         keyword_items = [f"{param_name(k)}={v}" for k, v in keyword_args]
         if out:
             single = len(sig.outs) == 1
-            keyword_items += [f"{param_name(k)}={'o' if single else f'o[{j}]'}" for j, k in enumerate(sig.outs)]
+            keyword_items += [
+                f"{param_name(k)}={'o' if single else f'o[{j}]'}" for j, k in enumerate(sig.outs)
+            ]
         return f"{handle}{i}({', '.join(pos + keyword_items)})"
 
     def returned(result: str, out: bool = False) -> str:
