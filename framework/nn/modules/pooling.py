@@ -156,42 +156,37 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AdaptiveAvgPool2d(Module):
-    """The mean over windows chosen so the output has `output_size` (None keeps an input size)."""
+class _AdaptivePoolNd(Module):
+    """The setting adaptive pooling layers share: the output size, as given."""
 
-    def __init__(self, output_size: int | Sequence[int | None] | None) -> None:
+    def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    """The mean over windows chosen so the output has `output_size` (None keeps an input size)."""
 
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_avg_pool2d(input, self.output_size)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
-
-class AdaptiveAvgPool1d(Module):
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
     """The mean over windows chosen so the last dimension has `output_size`."""
-
-    def __init__(self, output_size: Size2) -> None:
-        super().__init__()
-        self.output_size = output_size
 
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_avg_pool1d(input, self.output_size)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
+class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
+    """The output size and `return_indices`."""
 
-class _AdaptiveMaxPoolNd(Module):
     def __init__(self, output_size: Any, return_indices: bool = False) -> None:
-        super().__init__()
-        self.output_size = output_size
+        super().__init__(output_size)
         self.return_indices = return_indices
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
