@@ -191,13 +191,27 @@ def max_pool2d(
 ) -> Any:
     """The maximum of each window (and, with return_indices, its flat position in the plane);
     the stride defaults to the kernel size."""
-    strides = [] if stride is None else stride
+    return _max_pool("max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _max_pool(
+    name: str,
+    input: Tensor,
+    kernel_size: Any,
+    stride: Any,
+    padding: Any,
+    dilation: Any,
+    ceil_mode: bool,
+    return_indices: bool,
+) -> Any:
+    """max_pool1d/2d through the operator `name` (`name`_with_indices when return_indices: values
+    and positions), the stride defaulting to the kernel size."""
+    op = getattr(_aten, f"{name}_with_indices" if return_indices else name)
+    result = op.default(input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
     if return_indices:
-        values, indices = _aten.max_pool2d_with_indices.default(
-            input, kernel_size, strides, padding, dilation, ceil_mode
-        )
+        values, indices = result
         return cast(Tensor, values), cast(Tensor, indices)
-    return cast(Tensor, _aten.max_pool2d.default(input, kernel_size, strides, padding, dilation, ceil_mode))
+    return cast(Tensor, result)
 
 
 def avg_pool2d(
@@ -223,15 +237,17 @@ def adaptive_avg_pool2d(input: Tensor, output_size: int | Sequence[int | None] |
     """Averages over windows that split the plane into `output_size` (None keeps a dimension)."""
     if output_size is None:
         raise TypeError("object of type 'NoneType' has no len()")
-    if isinstance(output_size, int):
-        sizes: int | list[int] = output_size
-    else:
-        given = list(output_size)
-        if input.dim() <= len(given):
-            raise ValueError(f"Input dimension should be at least {len(given) + 1}")
-        defaults = input.shape[-len(given) :]
-        sizes = [d if v is None else v for v, d in zip(given, defaults, strict=True)]
+    sizes = output_size if isinstance(output_size, int) else _adaptive_output_size(input, output_size)
     return cast(Tensor, _aten.adaptive_avg_pool2d.default(input, sizes))
+
+
+def _adaptive_output_size(input: Tensor, output_size: Sequence[int | None]) -> list[int]:
+    """An adaptive pooling's output sizes of the last dimensions, None keeping the input's."""
+    given = list(output_size)
+    if input.dim() <= len(given):
+        raise ValueError(f"Input dimension should be at least {len(given) + 1}")
+    defaults = input.shape[-len(given) :]
+    return [d if v is None else v for v, d in zip(given, defaults, strict=True)]
 
 
 # ---- embedding and normalization ----------------------------------------------------------------
@@ -882,6 +898,8 @@ def multi_head_attention_forward(
     attn_output = linear(attn_output, out_proj_weight, out_proj_bias)
     attn_output = attn_output.view(tgt_len, bsz, attn_output.shape[1])
     return (attn_output if is_batched else attn_output.squeeze(1)), None
+
+
 # ---- more activations (framework/ops/kernels/activation.py) -------------------------------------
 
 __all__ += [
