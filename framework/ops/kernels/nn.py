@@ -1394,6 +1394,17 @@ def _layer_norm_split(
     return len(sizes) - len(shape)
 
 
+def _normalize_rows(x: Array, eps: float) -> tuple[Array, Array, Array]:
+    """Each row of `x` (rows, width) centred and scaled by 1/sqrt(its biased variance + eps),
+    with the rows' means and those factors (rows, 1) (NaN for rows of no elements)."""
+    rows, width = x.shape
+    mean = x.mean(axis=1, keepdims=True) if width else np.full((rows, 1), np.nan)
+    centered = x - mean
+    var = (centered * centered).mean(axis=1, keepdims=True) if width else mean
+    rstd = 1.0 / np.sqrt(var + eps)
+    return centered * rstd, mean, rstd
+
+
 @kernel("native_layer_norm")
 def native_layer_norm(
     input: Tensor, normalized_shape: Sequence[int], weight: Tensor | None, bias: Tensor | None, eps: float
@@ -1411,12 +1422,7 @@ def native_layer_norm(
 
     def values() -> tuple[Array, Array, Array]:
         acc = _acc(impl.dtype)
-        x = _values(input, acc).reshape(rows, width)
-        mean = x.mean(axis=1, keepdims=True) if width else np.full((rows, 1), np.nan)
-        centered = x - mean
-        var = (centered * centered).mean(axis=1, keepdims=True) if width else mean
-        rstd = 1.0 / np.sqrt(var + eps)
-        y = centered * rstd
+        y, mean, rstd = _normalize_rows(_values(input, acc).reshape(rows, width), eps)
         if weight is not None:
             y = y * _values(weight, acc).reshape(1, width)
         if bias is not None:

@@ -40,6 +40,7 @@ from framework.ops.kernels.nn import (
     _emit,
     _emit_grads,
     _emit_many,
+    _normalize_rows,
     _opmath,
     _pad_index,
     _planes,
@@ -102,11 +103,8 @@ def native_group_norm(
 
     def values() -> tuple[Array, Array, Array]:
         acc = _acc(impl.dtype)
-        x = _values(input, acc).reshape(N, group, -1)
-        mean = x.mean(axis=2, keepdims=True)
-        centered = x - mean
-        rstd = 1.0 / np.sqrt((centered * centered).mean(axis=2, keepdims=True) + eps)
-        y = (centered * rstd).reshape(N, C, HxW)
+        x_hat, mean, rstd = _normalize_rows(_values(input, acc).reshape(N * group, C // group * HxW), eps)
+        y = x_hat.reshape(N, C, HxW)
         if weight is not None:
             y = y * _values(weight, acc).reshape(1, C, 1)
         if bias is not None:
