@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import framework
 from framework._tensor import Tensor
-from framework.nn.functional import _adaptive_output_size, _max_pool
+from framework.nn.functional import _adaptive_output_size, _max_pool, _verify_batch_size
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -56,17 +56,9 @@ def group_norm(
     each channel."""
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
-    _verify_batch_size([input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]])
+    size = [input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]]
+    _verify_batch_size(size, str(size))
     return cast(Tensor, _aten.group_norm.default(input, num_groups, weight, bias, eps, False))
-
-
-def _verify_batch_size(size: Sequence[int]) -> None:
-    """PyTorch's refusal of a normalization over one value."""
-    values = size[0]
-    for s in size[2:]:
-        values *= s
-    if values == 1:
-        raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(size)}")
 
 
 def instance_norm(

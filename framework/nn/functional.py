@@ -303,6 +303,16 @@ def layer_norm(
     return cast(Tensor, _aten.layer_norm.default(input, shape, weight, bias, eps, False))
 
 
+def _verify_batch_size(size: Sequence[int], shown: str) -> None:
+    """PyTorch's refusal to normalize over one value per channel: `size` (batch, channels,
+    spatial sizes...), shown as `shown` in the message."""
+    values = size[0] if size else 1
+    for s in size[2:]:
+        values *= s
+    if values == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {shown}")
+
+
 def batch_norm(
     input: Tensor,
     running_mean: Tensor | None,
@@ -316,14 +326,7 @@ def batch_norm(
     """Normalize each channel (dimension 1) with the batch statistics while training (updating
     the running ones in place with `momentum`, the variance unbiased) or the running statistics."""
     if training:
-        shape = input.shape
-        values = shape[0] if shape else 1
-        for size in shape[2:]:
-            values *= size
-        if values == 1:
-            raise ValueError(
-                f"Expected more than 1 value per channel when training, got input size {_size(shape)}"
-            )
+        _verify_batch_size(input.shape, _size(input.shape))
     return cast(
         Tensor,
         _aten.batch_norm.default(
