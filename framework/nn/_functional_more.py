@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import framework
 from framework._tensor import Tensor
-from framework.nn.functional import _adaptive_output_size, _max_pool, _verify_batch_size
+from framework.nn._functional_shared import _adaptive_output_size, _max_pool, _verify_batch_size
 
 __all__ = [
     "adaptive_avg_pool1d",

@@ -11,6 +11,7 @@ from typing import Any, Final, cast
 import framework
 from framework._tensor import Tensor
 from framework.c10.dtypes import dtype as DType
+from framework.nn._functional_shared import _adaptive_output_size, _max_pool, _verify_batch_size
 from framework.ops._iter import broadcast_shapes
 from framework.ops.kernels._registry import CPP_TYPE_NAMES
 
@@ -194,26 +195,6 @@ def max_pool2d(
     return _max_pool("max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
-def _max_pool(
-    name: str,
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any,
-    padding: Any,
-    dilation: Any,
-    ceil_mode: bool,
-    return_indices: bool,
-) -> Any:
-    """max_pool1d/2d through the operator `name` (`name`_with_indices when return_indices: values
-    and positions), the stride defaulting to the kernel size."""
-    op = getattr(_aten, f"{name}_with_indices" if return_indices else name)
-    result = op.default(input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode)
-    if return_indices:
-        values, indices = result
-        return cast(Tensor, values), cast(Tensor, indices)
-    return cast(Tensor, result)
-
-
 def avg_pool2d(
     input: Tensor,
     kernel_size: IntOrPair,
@@ -239,15 +220,6 @@ def adaptive_avg_pool2d(input: Tensor, output_size: int | Sequence[int | None] |
         raise TypeError("object of type 'NoneType' has no len()")
     sizes = output_size if isinstance(output_size, int) else _adaptive_output_size(input, output_size)
     return cast(Tensor, _aten.adaptive_avg_pool2d.default(input, sizes))
-
-
-def _adaptive_output_size(input: Tensor, output_size: Sequence[int | None]) -> list[int]:
-    """An adaptive pooling's output sizes of the last dimensions, None keeping the input's."""
-    given = list(output_size)
-    if input.dim() <= len(given):
-        raise ValueError(f"Input dimension should be at least {len(given) + 1}")
-    defaults = input.shape[-len(given) :]
-    return [d if v is None else v for v, d in zip(given, defaults, strict=True)]
 
 
 # ---- embedding and normalization ----------------------------------------------------------------
@@ -301,16 +273,6 @@ def layer_norm(
     """Normalize over the last dimensions (`normalized_shape`), then scale and shift."""
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     return cast(Tensor, _aten.layer_norm.default(input, shape, weight, bias, eps, False))
-
-
-def _verify_batch_size(size: Sequence[int], shown: str) -> None:
-    """PyTorch's refusal to normalize over one value per channel: `size` (batch, channels,
-    spatial sizes...), shown as `shown` in the message."""
-    values = size[0] if size else 1
-    for s in size[2:]:
-        values *= s
-    if values == 1:
-        raise ValueError(f"Expected more than 1 value per channel when training, got input size {shown}")
 
 
 def batch_norm(
