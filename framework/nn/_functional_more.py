@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import framework
 from framework._tensor import Tensor
+from framework.nn._functional_shared import _adaptive_output_size, _max_pool, _verify_batch_size
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -55,17 +56,9 @@ def group_norm(
     each channel."""
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
-    _verify_batch_size([input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]])
+    size = [input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]]
+    _verify_batch_size(size, str(size))
     return cast(Tensor, _aten.group_norm.default(input, num_groups, weight, bias, eps, False))
-
-
-def _verify_batch_size(size: Sequence[int]) -> None:
-    """PyTorch's refusal of a normalization over one value."""
-    values = size[0]
-    for s in size[2:]:
-        values *= s
-    if values == 1:
-        raise ValueError(f"Expected more than 1 value per channel when training, got input size {list(size)}")
 
 
 def instance_norm(
@@ -128,13 +121,7 @@ def max_pool1d(
 ) -> Any:
     """The maximum of each window of (N, C, L) or (C, L) inputs (and, with return_indices, its
     position); the stride defaults to the kernel size."""
-    strides = [] if stride is None else stride
-    if return_indices:
-        values, indices = _aten.max_pool1d_with_indices.default(
-            input, kernel_size, strides, padding, dilation, ceil_mode
-        )
-        return cast(Tensor, values), cast(Tensor, indices)
-    return cast(Tensor, _aten.max_pool1d.default(input, kernel_size, strides, padding, dilation, ceil_mode))
+    return _max_pool("max_pool1d", input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def avg_pool1d(
@@ -170,14 +157,7 @@ def adaptive_max_pool2d(
 ) -> Any:
     """Maxima over windows that split the last two dimensions into `output_size` (None keeps a
     dimension), and, with return_indices, their flat positions in the plane."""
-    if isinstance(output_size, int):
-        sizes: list[int] = [output_size, output_size]
-    else:
-        given = list(output_size)
-        if input.dim() <= len(given):
-            raise ValueError(f"Input dimension should be at least {len(given) + 1}")
-        defaults = input.shape[-len(given) :]
-        sizes = [d if v is None else v for v, d in zip(given, defaults, strict=True)]
+    sizes = [output_size] * 2 if isinstance(output_size, int) else _adaptive_output_size(input, output_size)
     values, indices = _aten.adaptive_max_pool2d.default(input, sizes)
     return (cast(Tensor, values), cast(Tensor, indices)) if return_indices else cast(Tensor, values)
 

@@ -11,6 +11,7 @@ from typing import Any, Final, cast
 import framework
 from framework._tensor import Tensor
 from framework.c10.dtypes import dtype as DType
+from framework.nn._functional_shared import _adaptive_output_size, _max_pool, _verify_batch_size
 from framework.ops._iter import broadcast_shapes
 from framework.ops.kernels._registry import CPP_TYPE_NAMES
 
@@ -191,13 +192,7 @@ def max_pool2d(
 ) -> Any:
     """The maximum of each window (and, with return_indices, its flat position in the plane);
     the stride defaults to the kernel size."""
-    strides = [] if stride is None else stride
-    if return_indices:
-        values, indices = _aten.max_pool2d_with_indices.default(
-            input, kernel_size, strides, padding, dilation, ceil_mode
-        )
-        return cast(Tensor, values), cast(Tensor, indices)
-    return cast(Tensor, _aten.max_pool2d.default(input, kernel_size, strides, padding, dilation, ceil_mode))
+    return _max_pool("max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def avg_pool2d(
@@ -223,14 +218,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: int | Sequence[int | None] |
     """Averages over windows that split the plane into `output_size` (None keeps a dimension)."""
     if output_size is None:
         raise TypeError("object of type 'NoneType' has no len()")
-    if isinstance(output_size, int):
-        sizes: int | list[int] = output_size
-    else:
-        given = list(output_size)
-        if input.dim() <= len(given):
-            raise ValueError(f"Input dimension should be at least {len(given) + 1}")
-        defaults = input.shape[-len(given) :]
-        sizes = [d if v is None else v for v, d in zip(given, defaults, strict=True)]
+    sizes = output_size if isinstance(output_size, int) else _adaptive_output_size(input, output_size)
     return cast(Tensor, _aten.adaptive_avg_pool2d.default(input, sizes))
 
 
@@ -300,14 +288,7 @@ def batch_norm(
     """Normalize each channel (dimension 1) with the batch statistics while training (updating
     the running ones in place with `momentum`, the variance unbiased) or the running statistics."""
     if training:
-        shape = input.shape
-        values = shape[0] if shape else 1
-        for size in shape[2:]:
-            values *= size
-        if values == 1:
-            raise ValueError(
-                f"Expected more than 1 value per channel when training, got input size {_size(shape)}"
-            )
+        _verify_batch_size(input.shape, _size(input.shape))
     return cast(
         Tensor,
         _aten.batch_norm.default(
@@ -882,6 +863,8 @@ def multi_head_attention_forward(
     attn_output = linear(attn_output, out_proj_weight, out_proj_bias)
     attn_output = attn_output.view(tgt_len, bsz, attn_output.shape[1])
     return (attn_output if is_batched else attn_output.squeeze(1)), None
+
+
 # ---- more activations (framework/ops/kernels/activation.py) -------------------------------------
 
 __all__ += [

@@ -7,7 +7,7 @@ differentiable again; `grads` is the pair of gradients of `_prelu_kernel_backwar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import framework
 from framework._tensor import Tensor
@@ -36,6 +36,24 @@ __all__ = [
 ]
 
 _NONE = 0
+
+
+def _contracted_grad_output(
+    backward: Callable[..., Tensor],
+    grad: Tensor,
+    grad_output: Tensor,
+    self: Tensor,
+    target: Tensor,
+    reduction: int,
+    *params: float,
+) -> Tensor:
+    """d/dgrad_output of a loss's backward operator `backward(grad_output, self, target,
+    reduction, *params)` (linear in grad_output), contracted with grad: the backward of grad
+    itself without reduction, else that of ones times grad, summed."""
+    if reduction == _NONE:
+        return backward(grad, self, target, reduction, *params)
+    ones = framework.ones_like(grad_output)
+    return (backward(ones, self, target, reduction, *params) * grad).sum()
 
 
 # ---- activations --------------------------------------------------------------------------------
@@ -180,11 +198,9 @@ def smooth_l1_loss_double_backward_grad_output(
     grad: Tensor, grad_output: Tensor, self: Tensor, target: Tensor, reduction: int, beta: float
 ) -> Tensor:
     """d/dgrad_output of smooth_l1_loss_backward, contracted with grad."""
-    if reduction == _NONE:
-        unreduced: Tensor = framework.smooth_l1_loss_backward(grad, self, target, reduction, beta)
-        return unreduced
-    ones = framework.ones_like(grad_output)
-    return (framework.smooth_l1_loss_backward(ones, self, target, reduction, beta) * grad).sum()
+    return _contracted_grad_output(
+        framework.smooth_l1_loss_backward, grad, grad_output, self, target, reduction, beta
+    )
 
 
 def huber_loss_double_backward(
@@ -200,11 +216,9 @@ def huber_loss_double_backward_grad_output(
     grad: Tensor, grad_output: Tensor, self: Tensor, target: Tensor, reduction: int, delta: float
 ) -> Tensor:
     """d/dgrad_output of huber_loss_backward, contracted with grad."""
-    if reduction == _NONE:
-        unreduced: Tensor = framework.huber_loss_backward(grad, self, target, reduction, delta)
-        return unreduced
-    ones = framework.ones_like(grad_output)
-    return (framework.huber_loss_backward(ones, self, target, reduction, delta) * grad).sum()
+    return _contracted_grad_output(
+        framework.huber_loss_backward, grad, grad_output, self, target, reduction, delta
+    )
 
 
 def soft_margin_loss_double_backward(grad: Tensor, self: Tensor, target: Tensor, reduction: int) -> Tensor:
@@ -218,8 +232,6 @@ def soft_margin_loss_double_backward_grad_output(
     grad: Tensor, grad_output: Tensor, self: Tensor, target: Tensor, reduction: int
 ) -> Tensor:
     """d/dgrad_output of soft_margin_loss_backward, contracted with grad."""
-    if reduction == _NONE:
-        unreduced: Tensor = framework.soft_margin_loss_backward(grad, self, target, reduction)
-        return unreduced
-    ones = framework.ones_like(grad_output)
-    return (framework.soft_margin_loss_backward(ones, self, target, reduction) * grad).sum()
+    return _contracted_grad_output(
+        framework.soft_margin_loss_backward, grad, grad_output, self, target, reduction
+    )

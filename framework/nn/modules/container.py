@@ -22,6 +22,22 @@ def _abs_index(idx: int, size: int) -> int:
     return idx % size
 
 
+def _update_pairs(container: str, pairs: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+    """The (key, value) pairs of a ModuleDict/ParameterDict `update` sequence, one at a time,
+    with PyTorch's errors for an element that is not an iterable of two."""
+    for j, pair in enumerate(pairs):
+        if not isinstance(pair, Iterable):
+            raise TypeError(
+                f"{container} update sequence element #{j} should be Iterable; is" + type(pair).__name__
+            )
+        items = list(pair)
+        if len(items) != 2:
+            raise ValueError(
+                f"{container} update sequence element #{j} has length {len(items)}; 2 is required"
+            )
+        yield items[0], items[1]
+
+
 class _IndexedModules(Module):
     """Modules registered under the names "0", "1", ... (what Sequential and ModuleList share)."""
 
@@ -243,18 +259,8 @@ class ModuleDict(Module):
                 if module is not None:
                     self[key] = module
             return
-        pairs: Iterable[Any] = modules
-        for j, pair in enumerate(pairs):
-            if not isinstance(pair, Iterable):
-                raise TypeError(
-                    f"ModuleDict update sequence element #{j} should be Iterable; is" + type(pair).__name__
-                )
-            items = list(pair)
-            if len(items) != 2:
-                raise ValueError(
-                    f"ModuleDict update sequence element #{j} has length {len(items)}; 2 is required"
-                )
-            self[items[0]] = items[1]
+        for key, module in _update_pairs("ModuleDict", modules):
+            self[key] = module
 
 
 def _as_parameter(value: Any) -> Any:
@@ -422,17 +428,8 @@ class ParameterDict(Module):
             for key, value in sorted(parameters.items()):
                 self[key] = value
             return
-        for j, pair in enumerate(parameters):
-            if not isinstance(pair, Iterable):
-                raise TypeError(
-                    f"ParameterDict update sequence element #{j} should be Iterable; is" + type(pair).__name__
-                )
-            items = list(pair)
-            if len(items) != 2:
-                raise ValueError(
-                    f"ParameterDict update sequence element #{j} has length {len(items)}; 2 is required"
-                )
-            self[items[0]] = items[1]
+        for key, value in _update_pairs("ParameterDict", parameters):
+            self[key] = value
 
     def __or__(self, other: ParameterDict) -> ParameterDict:
         merged = self.copy()

@@ -242,11 +242,18 @@ class _ConvTransposeNd(_ConvNd):
                 )
         return [size - low for size, low in zip(sizes, min_sizes, strict=True)]
 
-    def _transposed_forward(self, input: Tensor, output_padding: list[int]) -> Tensor:
-        raise NotImplementedError
-
     def forward(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
-        return self._transposed_forward(input, self._output_padding(input, output_size))
+        conv_transpose = F.conv_transpose1d if self._spatial_dims == 1 else F.conv_transpose2d
+        return conv_transpose(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self._padding_values(),
+            self._output_padding(input, output_size),
+            self.groups,
+            self.dilation,
+        )
 
 
 class ConvTranspose1d(_ConvTransposeNd):
@@ -255,33 +262,9 @@ class ConvTranspose1d(_ConvTransposeNd):
 
     _spatial_dims = 1
 
-    def _transposed_forward(self, input: Tensor, output_padding: list[int]) -> Tensor:
-        return F.conv_transpose1d(
-            input,
-            self.weight,
-            self.bias,
-            self.stride,
-            self._padding_values(),
-            output_padding,
-            self.groups,
-            self.dilation,
-        )
-
 
 class ConvTranspose2d(_ConvTransposeNd):
     """Transposed 2-d convolution (the gradient of Conv2d by its input) of (N, C, H, W) or
     (C, H, W) inputs."""
 
     _spatial_dims = 2
-
-    def _transposed_forward(self, input: Tensor, output_padding: list[int]) -> Tensor:
-        return F.conv_transpose2d(
-            input,
-            self.weight,
-            self.bias,
-            self.stride,
-            self._padding_values(),
-            output_padding,
-            self.groups,
-            self.dilation,
-        )

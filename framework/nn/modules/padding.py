@@ -82,34 +82,26 @@ class ConstantPad3d(_ConstantPadNd):
     _dims = 3
 
 
-class ZeroPad1d(ConstantPad1d):
+class _ZeroPadNd(_ConstantPadNd):
+    """Constant padding with zeros, printed as the padding alone."""
+
+    def __init__(self, padding: int | Sequence[int]) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return _PadNd.extra_repr(self)
+
+
+class ZeroPad1d(_ZeroPadNd, ConstantPad1d):
     """Pad the last dimension with zeros."""
 
-    def __init__(self, padding: int | Sequence[int]) -> None:
-        super().__init__(padding, 0.0)
 
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
-
-
-class ZeroPad2d(ConstantPad2d):
+class ZeroPad2d(_ZeroPadNd, ConstantPad2d):
     """Pad the last two dimensions with zeros."""
 
-    def __init__(self, padding: int | Sequence[int]) -> None:
-        super().__init__(padding, 0.0)
 
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
-
-
-class ZeroPad3d(ConstantPad3d):
+class ZeroPad3d(_ZeroPadNd, ConstantPad3d):
     """Pad the last three dimensions with zeros."""
-
-    def __init__(self, padding: int | Sequence[int]) -> None:
-        super().__init__(padding, 0.0)
-
-    def extra_repr(self) -> str:
-        return f"{self.padding}"
 
 
 class ReflectionPad1d(_PadNd):

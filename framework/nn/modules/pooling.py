@@ -4,7 +4,7 @@ PyTorch)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from framework._tensor import Tensor
 from framework.nn import functional as F
@@ -26,7 +26,10 @@ Size2 = int | Sequence[int]
 
 
 class _MaxPoolNd(Module):
-    """The settings max pooling layers share (the stride defaults to the kernel size)."""
+    """The settings max pooling layers share (the stride defaults to the kernel size) and their
+    forward; a subclass gives the number of spatial dimensions."""
+
+    _spatial_dims: ClassVar[int]
 
     def __init__(
         self,
@@ -45,6 +48,18 @@ class _MaxPoolNd(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
+    def forward(self, input: Tensor) -> Any:
+        max_pool = F.max_pool1d if self._spatial_dims == 1 else F.max_pool2d
+        return max_pool(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
     def extra_repr(self) -> str:
         return (
             f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
@@ -56,31 +71,13 @@ class MaxPool1d(_MaxPoolNd):
     """The maximum over each (dilated) window of (N, C, L) or (C, L) inputs; `return_indices`
     also returns where it was."""
 
-    def forward(self, input: Tensor) -> Any:
-        return F.max_pool1d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _spatial_dims = 1
 
 
 class MaxPool2d(_MaxPoolNd):
     """The maximum over each (dilated) window; `return_indices` also returns where it was."""
 
-    def forward(self, input: Tensor) -> Any:
-        return F.max_pool2d(
-            input,
-            self.kernel_size,
-            self.stride,
-            self.padding,
-            self.dilation,
-            ceil_mode=self.ceil_mode,
-            return_indices=self.return_indices,
-        )
+    _spatial_dims = 2
 
 
 def _pair(value: int | Sequence[int]) -> tuple[int, ...]:
@@ -156,42 +153,37 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AdaptiveAvgPool2d(Module):
-    """The mean over windows chosen so the output has `output_size` (None keeps an input size)."""
+class _AdaptivePoolNd(Module):
+    """The setting adaptive pooling layers share: the output size, as given."""
 
-    def __init__(self, output_size: int | Sequence[int | None] | None) -> None:
+    def __init__(self, output_size: Any) -> None:
         super().__init__()
         self.output_size = output_size
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    """The mean over windows chosen so the output has `output_size` (None keeps an input size)."""
 
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_avg_pool2d(input, self.output_size)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
-
-class AdaptiveAvgPool1d(Module):
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
     """The mean over windows chosen so the last dimension has `output_size`."""
-
-    def __init__(self, output_size: Size2) -> None:
-        super().__init__()
-        self.output_size = output_size
 
     def forward(self, input: Tensor) -> Tensor:
         return F.adaptive_avg_pool1d(input, self.output_size)
 
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
+class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
+    """The output size and `return_indices`."""
 
-class _AdaptiveMaxPoolNd(Module):
     def __init__(self, output_size: Any, return_indices: bool = False) -> None:
-        super().__init__()
-        self.output_size = output_size
+        super().__init__(output_size)
         self.return_indices = return_indices
-
-    def extra_repr(self) -> str:
-        return f"output_size={self.output_size}"
 
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):

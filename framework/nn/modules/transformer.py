@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import Any, cast
 
 import framework
@@ -72,7 +73,82 @@ def _get_activation_fn(activation: str) -> Callable[[Tensor], Tensor]:
     raise RuntimeError(f"activation should be relu/gelu, not {activation}")
 
 
-class TransformerEncoderLayer(Module):
+class _TransformerLayer(Module):
+    """What encoder and decoder layers share: self-attention (and, for a decoder, attention over
+    the memory), the feed-forward block (linear1, dropout, linear2), then a LayerNorm and a
+    dropout per block (norm1, norm2..., dropout1, dropout2...), registered in PyTorch's order;
+    the self-attention and feed-forward blocks."""
+
+    self_attn: MultiheadAttention
+    linear1: Linear
+    dropout: Dropout
+    linear2: Linear
+    norm1: LayerNorm
+    norm2: LayerNorm
+    dropout1: Dropout
+    dropout2: Dropout
+    activation: Callable[[Tensor], Tensor]
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int,
+        dropout: float,
+        layer_norm_eps: float,
+        batch_first: bool,
+        norm_first: bool,
+        bias: bool,
+        device: Device | str | None,
+        dtype: DType | None,
+        cross_attention: bool,
+    ) -> None:
+        super().__init__()
+        attention = partial(
+            MultiheadAttention,
+            d_model,
+            nhead,
+            dropout=dropout,
+            bias=bias,
+            batch_first=batch_first,
+            device=device,
+            dtype=dtype,
+        )
+        self.self_attn = attention()
+        if cross_attention:
+            self.multihead_attn = attention()
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, device=device, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, device=device, dtype=dtype)
+        self.norm_first = norm_first
+        self._blocks = 3 if cross_attention else 2
+        for i in range(1, self._blocks + 1):
+            norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
+            setattr(self, f"norm{i}", norm)
+        for i in range(1, self._blocks + 1):
+            setattr(self, f"dropout{i}", Dropout(dropout))
+
+    def _sa_block(
+        self, x: Tensor, attn_mask: Tensor | None, key_padding_mask: Tensor | None, is_causal: bool = False
+    ) -> Tensor:
+        x = self.self_attn(
+            x,
+            x,
+            x,
+            attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask,
+            need_weights=False,
+            is_causal=is_causal,
+        )[0]
+        return cast(Tensor, self.dropout1(x))
+
+    def _ff_block(self, x: Tensor) -> Tensor:
+        """The feed-forward block, then the last block's dropout."""
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return cast(Tensor, getattr(self, f"dropout{self._blocks}")(x))
+
+
+class TransformerEncoderLayer(_TransformerLayer):
     """Self-attention then a feed-forward block (linear, activation, dropout, linear), each with
     dropout, a residual connection and a LayerNorm (after the block, or before it with
     norm_first)."""
@@ -91,18 +167,19 @@ class TransformerEncoderLayer(Module):
         device: Device | str | None = None,
         dtype: DType | None = None,
     ) -> None:
-        super().__init__()
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first, device=device, dtype=dtype
+        super().__init__(
+            d_model,
+            nhead,
+            dim_feedforward,
+            dropout,
+            layer_norm_eps,
+            batch_first,
+            norm_first,
+            bias,
+            device,
+            dtype,
+            cross_attention=False,
         )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, device=device, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, device=device, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
         if activation is F.relu or isinstance(activation, ReLU):
@@ -131,29 +208,15 @@ class TransformerEncoderLayer(Module):
         x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
         return cast(Tensor, self.norm2(x + self._ff_block(x)))
 
-    def _sa_block(
-        self, x: Tensor, attn_mask: Tensor | None, key_padding_mask: Tensor | None, is_causal: bool = False
-    ) -> Tensor:
-        x = self.self_attn(
-            x,
-            x,
-            x,
-            attn_mask=attn_mask,
-            key_padding_mask=key_padding_mask,
-            need_weights=False,
-            is_causal=is_causal,
-        )[0]
-        return cast(Tensor, self.dropout1(x))
 
-    def _ff_block(self, x: Tensor) -> Tensor:
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return cast(Tensor, self.dropout2(x))
-
-
-class TransformerDecoderLayer(Module):
+class TransformerDecoderLayer(_TransformerLayer):
     """Self-attention, attention over the encoder's output (memory), then a feed-forward block,
     each with dropout, a residual connection and a LayerNorm (before the block with
     norm_first)."""
+
+    multihead_attn: MultiheadAttention
+    norm3: LayerNorm
+    dropout3: Dropout
 
     def __init__(
         self,
@@ -169,23 +232,19 @@ class TransformerDecoderLayer(Module):
         device: Device | str | None = None,
         dtype: DType | None = None,
     ) -> None:
-        super().__init__()
-        self.self_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, device=device, dtype=dtype
+        super().__init__(
+            d_model,
+            nhead,
+            dim_feedforward,
+            dropout,
+            layer_norm_eps,
+            batch_first,
+            norm_first,
+            bias,
+            device,
+            dtype,
+            cross_attention=True,
         )
-        self.multihead_attn = MultiheadAttention(
-            d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias, device=device, dtype=dtype
-        )
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, device=device, dtype=dtype)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, device=device, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
         self.activation = _get_activation_fn(activation) if isinstance(activation, str) else activation
 
     def forward(
@@ -210,20 +269,6 @@ class TransformerDecoderLayer(Module):
         x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
         return cast(Tensor, self.norm3(x + self._ff_block(x)))
 
-    def _sa_block(
-        self, x: Tensor, attn_mask: Tensor | None, key_padding_mask: Tensor | None, is_causal: bool = False
-    ) -> Tensor:
-        x = self.self_attn(
-            x,
-            x,
-            x,
-            attn_mask=attn_mask,
-            key_padding_mask=key_padding_mask,
-            is_causal=is_causal,
-            need_weights=False,
-        )[0]
-        return cast(Tensor, self.dropout1(x))
-
     def _mha_block(
         self,
         x: Tensor,
@@ -242,10 +287,6 @@ class TransformerDecoderLayer(Module):
             need_weights=False,
         )[0]
         return cast(Tensor, self.dropout2(x))
-
-    def _ff_block(self, x: Tensor) -> Tensor:
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return cast(Tensor, self.dropout3(x))
 
 
 def _why_no_sparsity_fast_path(layer: Module) -> str:

@@ -1394,6 +1394,42 @@ def _layer_norm_split(
     return len(sizes) - len(shape)
 
 
+def _emit_normalized(
+    input: Tensor,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    eps: float,
+    device: Device,
+    rows: tuple[int, int],
+    affine: tuple[Sizes, Sizes],
+    stats_sizes: Sizes,
+) -> tuple[Tensor, Tensor, Tensor]:
+    """native_layer_norm/native_group_norm's outputs: the input seen as `rows` (count, width),
+    each row centred and scaled by 1/sqrt(its biased variance + eps), then, seen as affine[0],
+    times the weight and plus the bias seen as affine[1]; and the rows' means and those factors
+    (NaN for rows of no elements), shaped `stats_sizes`."""
+    impl = input._impl
+
+    def values() -> tuple[Array, Array, Array]:
+        acc = _acc(impl.dtype)
+        x = _values(input, acc).reshape(rows)
+        mean = x.mean(axis=1, keepdims=True) if rows[1] else np.full((rows[0], 1), np.nan)
+        centered = x - mean
+        var = (centered * centered).mean(axis=1, keepdims=True) if rows[1] else mean
+        rstd = 1.0 / np.sqrt(var + eps)
+        y = (centered * rstd).reshape(affine[0])
+        if weight is not None:
+            y = y * _values(weight, acc).reshape(affine[1])
+        if bias is not None:
+            y = y + _values(bias, acc).reshape(affine[1])
+        return y.reshape(impl.sizes), mean.reshape(stats_sizes), rstd.reshape(stats_sizes)
+
+    out, mean, rstd = _emit_many(
+        ((impl.sizes, impl.dtype), (stats_sizes, impl.dtype), (stats_sizes, impl.dtype)), device, values
+    )
+    return out, mean, rstd
+
+
 @kernel("native_layer_norm")
 def native_layer_norm(
     input: Tensor, normalized_shape: Sequence[int], weight: Tensor | None, bias: Tensor | None, eps: float
@@ -1408,25 +1444,9 @@ def native_layer_norm(
     stats_sizes = (*impl.sizes[:axis], *([1] * (impl.dim() - axis)))
     rows = math.prod(impl.sizes[:axis])
     width = math.prod(impl.sizes[axis:])
-
-    def values() -> tuple[Array, Array, Array]:
-        acc = _acc(impl.dtype)
-        x = _values(input, acc).reshape(rows, width)
-        mean = x.mean(axis=1, keepdims=True) if width else np.full((rows, 1), np.nan)
-        centered = x - mean
-        var = (centered * centered).mean(axis=1, keepdims=True) if width else mean
-        rstd = 1.0 / np.sqrt(var + eps)
-        y = centered * rstd
-        if weight is not None:
-            y = y * _values(weight, acc).reshape(1, width)
-        if bias is not None:
-            y = y + _values(bias, acc).reshape(1, width)
-        return y.reshape(impl.sizes), mean.reshape(stats_sizes), rstd.reshape(stats_sizes)
-
-    out, mean, rstd = _emit_many(
-        ((impl.sizes, impl.dtype), (stats_sizes, impl.dtype), (stats_sizes, impl.dtype)), device, values
+    return _emit_normalized(
+        input, weight, bias, eps, device, (rows, width), ((rows, width), (1, width)), stats_sizes
     )
-    return out, mean, rstd
 
 
 @kernel("native_layer_norm_backward")

@@ -40,6 +40,7 @@ from framework.ops.kernels.nn import (
     _emit,
     _emit_grads,
     _emit_many,
+    _emit_normalized,
     _opmath,
     _pad_index,
     _planes,
@@ -98,25 +99,8 @@ def native_group_norm(
     for parameter in (weight, bias):
         _check_norm_parameter(impl.dtype, parameter, batch=False)
     device = same_device("native_group_norm", tuple(t for t in (input, weight, bias) if t is not None))
-    stats_sizes = (N, group)
-
-    def values() -> tuple[Array, Array, Array]:
-        acc = _acc(impl.dtype)
-        x = _values(input, acc).reshape(N, group, -1)
-        mean = x.mean(axis=2, keepdims=True)
-        centered = x - mean
-        rstd = 1.0 / np.sqrt((centered * centered).mean(axis=2, keepdims=True) + eps)
-        y = (centered * rstd).reshape(N, C, HxW)
-        if weight is not None:
-            y = y * _values(weight, acc).reshape(1, C, 1)
-        if bias is not None:
-            y = y + _values(bias, acc).reshape(1, C, 1)
-        return y.reshape(impl.sizes), mean.reshape(stats_sizes), rstd.reshape(stats_sizes)
-
-    out, mean, rstd = _emit_many(
-        ((impl.sizes, impl.dtype), (stats_sizes, impl.dtype), (stats_sizes, impl.dtype)), device, values
-    )
-    return out, mean, rstd
+    rows = (N * group, C // group * HxW)
+    return _emit_normalized(input, weight, bias, eps, device, rows, ((N, C, HxW), (1, C, 1)), (N, group))
 
 
 @kernel("native_group_norm_backward")
