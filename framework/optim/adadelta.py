@@ -7,7 +7,7 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, scalar_dtype
+from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, step_counter, with_weight_decay
 
 __all__ = ["Adadelta"]
 
@@ -49,17 +49,16 @@ class Adadelta(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, rho, eps, weight_decay = group["lr"], group["rho"], group["eps"], group["weight_decay"]
+            lr, rho, eps = group["lr"], group["rho"], group["eps"]
             for param, grad in self.params_and_grads(group):
                 state = self.state[param]
                 if not state:
-                    state["step"] = framework.zeros((), dtype=scalar_dtype())
+                    state["step"] = step_counter()
                     state["square_avg"] = framework.zeros_like(param)
                     state["acc_delta"] = framework.zeros_like(param)
                 square_avg, acc_delta = state["square_avg"], state["acc_delta"]
                 state["step"] += 1
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
+                grad = with_weight_decay(param, grad, group)
                 square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
                 std = square_avg.add(eps).sqrt_()
                 delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)

@@ -7,7 +7,7 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, step_counter
+from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, step_counter, with_weight_decay
 
 __all__ = ["Adagrad"]
 
@@ -59,19 +59,13 @@ class Adagrad(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, lr_decay, eps, weight_decay = (
-                group["lr"],
-                group["lr_decay"],
-                group["eps"],
-                group["weight_decay"],
-            )
+            lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
             for param, grad in self.params_and_grads(group):
                 state = self.state[param]
                 state_sum, step_t = state["sum"], state["step"]
                 step_t += 1
                 step = step_t.item()
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
+                grad = with_weight_decay(param, grad, group)
                 clr = lr / (1 + (step - 1) * lr_decay)
                 state_sum.addcmul_(grad, grad, value=1)
                 std = state_sum.sqrt().add_(eps)

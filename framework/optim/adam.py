@@ -7,7 +7,14 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_betas, check_non_negative, step_counter
+from framework.optim.optimizer import (
+    Optimizer,
+    ParamsT,
+    check_adam_hyperparameters,
+    step_counter,
+    update_moments,
+    with_weight_decay,
+)
 
 __all__ = ["Adam", "AdamW"]
 
@@ -32,9 +39,7 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay)
+        check_adam_hyperparameters(lr, eps, betas, weight_decay=weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -54,7 +59,7 @@ class Adam(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+            lr, eps = group["lr"], group["eps"]
             beta1, beta2 = group["betas"]
             for param, grad in self.params_and_grads(group):
                 state = self.state[param]
@@ -66,13 +71,8 @@ class Adam(Optimizer):
                         state["max_exp_avg_sq"] = framework.zeros_like(param)
                 exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
                 step_t += 1
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(param, alpha=weight_decay)
-                exp_avg.lerp_(grad, 1 - beta1)
-                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+                grad = with_weight_decay(param, grad, group)
+                update_moments(exp_avg, exp_avg_sq, grad, group["betas"])
                 step = step_t.item()
                 bias_correction1 = 1 - beta1**step
                 bias_correction2 = 1 - beta2**step

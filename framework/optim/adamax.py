@@ -7,7 +7,13 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_betas, check_non_negative, step_counter
+from framework.optim.optimizer import (
+    Optimizer,
+    ParamsT,
+    check_adam_hyperparameters,
+    step_counter,
+    with_weight_decay,
+)
 
 __all__ = ["Adamax"]
 
@@ -29,9 +35,7 @@ class Adamax(Optimizer):
         differentiable: bool = False,
         capturable: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay)
+        check_adam_hyperparameters(lr, eps, betas, weight_decay=weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -48,7 +52,7 @@ class Adamax(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+            lr, eps = group["lr"], group["eps"]
             beta1, beta2 = group["betas"]
             for param, grad in self.params_and_grads(group):
                 state = self.state[param]
@@ -58,8 +62,7 @@ class Adamax(Optimizer):
                     state["exp_inf"] = framework.zeros_like(param)
                 exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
                 step_t += 1
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
+                grad = with_weight_decay(param, grad, group)
                 exp_avg.lerp_(grad, 1 - beta1)
                 framework.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
                 clr = lr / (1 - beta1 ** step_t.item())

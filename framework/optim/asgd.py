@@ -7,7 +7,14 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, scalar_dtype
+from framework.optim.optimizer import (
+    Optimizer,
+    ParamsT,
+    check_non_negative,
+    scalar_dtype,
+    step_counter,
+    with_weight_decay,
+)
 
 __all__ = ["ASGD"]
 
@@ -48,18 +55,16 @@ class ASGD(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
-            weight_decay = group["weight_decay"]
             for param, grad in self.params_and_grads(group):
                 state = self.state[param]
                 if not state:
-                    state["step"] = framework.zeros((), dtype=scalar_dtype())
+                    state["step"] = step_counter()
                     state["eta"] = framework.tensor(lr, dtype=scalar_dtype())
                     state["mu"] = framework.ones((), dtype=scalar_dtype())
                     state["ax"] = framework.zeros_like(param)
                 mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
                 step_t += 1
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
+                grad = with_weight_decay(param, grad, group)
                 eta_value = eta.item()
                 param.mul_(1 - lambd * eta_value)
                 param.add_(grad, alpha=-eta_value)

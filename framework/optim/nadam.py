@@ -10,10 +10,11 @@ from framework import no_grad
 from framework.optim.optimizer import (
     Optimizer,
     ParamsT,
-    check_betas,
-    check_non_negative,
+    check_adam_hyperparameters,
     scalar_dtype,
     step_counter,
+    update_moments,
+    with_weight_decay,
 )
 
 __all__ = ["NAdam"]
@@ -39,9 +40,7 @@ class NAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay, momentum_decay=momentum_decay)
+        check_adam_hyperparameters(lr, eps, betas, weight_decay=weight_decay, momentum_decay=momentum_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -60,7 +59,7 @@ class NAdam(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+            lr, eps = group["lr"], group["eps"]
             beta1, beta2 = group["betas"]
             momentum_decay = group["momentum_decay"]
             for param, grad in self.params_and_grads(group):
@@ -75,16 +74,11 @@ class NAdam(Optimizer):
                 step_t += 1
                 step = step_t.item()
                 bias_correction2 = 1 - beta2**step
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(param, alpha=weight_decay)
+                grad = with_weight_decay(param, grad, group)
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
                 mu_product *= mu
-                exp_avg.lerp_(grad, 1 - beta1)
-                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+                update_moments(exp_avg, exp_avg_sq, grad, group["betas"])
                 denom = exp_avg_sq.div(bias_correction2).sqrt()
                 mu_product_value = mu_product.item()
                 mu_product_next = mu_product_value * mu_next

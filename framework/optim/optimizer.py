@@ -58,6 +58,35 @@ def check_betas(betas: tuple[float, float]) -> None:
             raise ValueError(f"Invalid beta parameter at index {index}: {betas[index]}")
 
 
+def check_adam_hyperparameters(lr: float, eps: float, betas: tuple[float, float], **more: float) -> None:
+    """The constructor checks of the Adam family, in PyTorch's order: `lr`, `eps`, `betas`, then the
+    hyperparameters in `more` (each must be >= 0)."""
+    check_non_negative(lr=lr, eps=eps)
+    check_betas(betas)
+    check_non_negative(**more)
+
+
+def with_weight_decay(param: Tensor, grad: Tensor, group: Mapping[str, Any]) -> Tensor:
+    """The gradient after the group's `weight_decay` (when nonzero): `grad + weight_decay·param` (L2),
+    or, when the group sets `decoupled_weight_decay`, `grad` itself with `param` scaled in place by
+    `1 - lr·weight_decay`."""
+    weight_decay = group["weight_decay"]
+    if weight_decay == 0:
+        return grad
+    if group.get("decoupled_weight_decay", False):
+        param.mul_(1 - group["lr"] * weight_decay)
+        return grad
+    return grad.add(param, alpha=weight_decay)
+
+
+def update_moments(exp_avg: Tensor, exp_avg_sq: Tensor, grad: Tensor, betas: tuple[float, float]) -> None:
+    """Adam's moment estimates, in place: exp_avg ← lerp(exp_avg, grad, 1 - beta1),
+    exp_avg_sq ← beta2·exp_avg_sq + (1 - beta2)·grad²."""
+    beta1, beta2 = betas
+    exp_avg.lerp_(grad, 1 - beta1)
+    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+
+
 _UNSUPPORTED_PATHS: Final = ("foreach", "fused", "capturable", "differentiable")
 
 

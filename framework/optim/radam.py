@@ -8,7 +8,14 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_betas, check_non_negative, step_counter
+from framework.optim.optimizer import (
+    Optimizer,
+    ParamsT,
+    check_adam_hyperparameters,
+    step_counter,
+    update_moments,
+    with_weight_decay,
+)
 
 __all__ = ["RAdam"]
 
@@ -32,9 +39,7 @@ class RAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay)
+        check_adam_hyperparameters(lr, eps, betas, weight_decay=weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -52,7 +57,7 @@ class RAdam(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+            lr, eps = group["lr"], group["eps"]
             beta1, beta2 = group["betas"]
             for param, grad in self.params_and_grads(group):
                 state = self.state[param]
@@ -63,13 +68,8 @@ class RAdam(Optimizer):
                 exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
                 step_t += 1
                 step = step_t.item()
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(param, alpha=weight_decay)
-                exp_avg.lerp_(grad, 1 - beta1)
-                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+                grad = with_weight_decay(param, grad, group)
+                update_moments(exp_avg, exp_avg_sq, grad, group["betas"])
                 bias_correction1 = 1 - beta1**step
                 bias_correction2 = 1 - beta2**step
                 bias_corrected_exp_avg = exp_avg / bias_correction1

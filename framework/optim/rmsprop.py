@@ -7,7 +7,7 @@ from typing import Any
 
 import framework
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, step_counter
+from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, step_counter, with_weight_decay
 
 __all__ = ["RMSprop"]
 
@@ -50,7 +50,7 @@ class RMSprop(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
-            weight_decay, momentum = group["weight_decay"], group["momentum"]
+            momentum = group["momentum"]
             for param, grad in self.params_and_grads(group):
                 state = self.state[param]
                 if not state:
@@ -62,8 +62,7 @@ class RMSprop(Optimizer):
                         state["grad_avg"] = framework.zeros_like(param)
                 square_avg = state["square_avg"]
                 state["step"] += 1
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
+                grad = with_weight_decay(param, grad, group)
                 square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
                 if group["centered"]:
                     grad_avg = state["grad_avg"]

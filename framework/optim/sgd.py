@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT
+from framework.optim.optimizer import Optimizer, ParamsT, with_weight_decay
 
 __all__ = ["SGD"]
 
@@ -55,10 +55,8 @@ class SGD(Optimizer):
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-            weight_decay = group["weight_decay"]
             for param, grad in self.params_and_grads(group):
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
+                grad = with_weight_decay(param, grad, group)
                 if momentum != 0:
                     state = self.state[param]
                     buf = state.get("momentum_buffer")
