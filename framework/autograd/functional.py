@@ -57,6 +57,13 @@ def _prepare(tensors: Tensors, create_graph: bool, need_graph: bool) -> Tensors:
     )
 
 
+def _prepared_inputs(inputs: Any, fn: str, create_graph: bool) -> tuple[bool, Tensors]:
+    """Whether `inputs` (given to `fn`) is a tuple, and its tensors prepared for `func` (see
+    `_prepare`)."""
+    is_tuple, tensors = _as_tensors(inputs, "inputs", fn)
+    return is_tuple, _prepare(tensors, create_graph, need_graph=True)
+
+
 def _finish(tensors: Tensors, create_graph: bool) -> Tensors:
     """The results handed back: detached unless the caller asked for a graph."""
     return tensors if create_graph else tuple(t.detach() for t in tensors)
@@ -197,6 +204,17 @@ def _zeros_for_missing(
     return tuple(result)
 
 
+def _backward_trick(
+    outputs: Sequence[Tensor | None], wrt: Tensors, like: Tensors
+) -> tuple[Tensors, tuple[Tensor | None, ...]]:
+    """For the forward-mode products (`jvp`, `hvp`): dummy vectors `us` shaped as `like` (the
+    shapes of `outputs`) and the vector-Jacobian product of `outputs` with respect to `wrt` along
+    them, with its graph. That product is linear in `us`: their values do not matter (zeros keep
+    inf and nan out), only the graph from them does."""
+    us = tuple(framework.zeros_like(t, requires_grad=True) for t in like)
+    return us, _grad(outputs, wrt, us, create_graph=True)
+
+
 def _product(
     outputs: Sequence[Tensor | None],
     wrt: Tensors,
@@ -230,8 +248,7 @@ def vjp(
 ) -> tuple[TensorOrTensors, TensorOrTensors]:
     """`func(*inputs)` and the vector-Jacobian product `v^T J` at `inputs` (shaped as the inputs)."""
     with enable_grad():
-        inputs_tuple, ins = _as_tensors(inputs, "inputs", "vjp")
-        ins = _prepare(ins, create_graph, need_graph=True)
+        inputs_tuple, ins = _prepared_inputs(inputs, "vjp", create_graph)
         outputs_tuple, outs = _run(func, ins, "vjp", strict)
         vs = _vector(v, outs, outputs_tuple, "vjp", create_graph, "the user-provided function returns")
     return (
@@ -250,14 +267,10 @@ def jvp(
     """`func(*inputs)` and the Jacobian-vector product `J v` at `inputs` (shaped as the outputs),
     by the double-backward trick."""
     with enable_grad():
-        inputs_tuple, ins = _as_tensors(inputs, "inputs", "jvp")
-        ins = _prepare(ins, create_graph, need_graph=True)
+        inputs_tuple, ins = _prepared_inputs(inputs, "jvp", create_graph)
         vs = _vector(v, ins, inputs_tuple, "jvp", create_graph, "the input to the user-provided function is")
         outputs_tuple, outs = _run(func, ins, "jvp", strict)
-        # The vector-Jacobian product is linear in `us`: their values do not matter (zeros keep
-        # inf and nan out), only the graph from them does.
-        us = tuple(framework.zeros_like(o, requires_grad=True) for o in outs)
-        grad_inputs = _grad(outs, ins, us, create_graph=True)
+        us, grad_inputs = _backward_trick(outs, ins, outs)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
     return (
         _unpack(_finish(outs, create_graph), outputs_tuple),
@@ -384,8 +397,7 @@ def _gradient_of_scalar(
 ) -> tuple[bool, Tensors, Tensors | None, Tensor, tuple[Tensor | None, ...]]:
     """For `vhp`/`hvp`: the prepared inputs, the vector, the scalar output and its gradient (with
     a graph)."""
-    inputs_tuple, ins = _as_tensors(inputs, "inputs", fn)
-    ins = _prepare(ins, create_graph, need_graph=True)
+    inputs_tuple, ins = _prepared_inputs(inputs, fn, create_graph)
     vs = _vector(v, ins, inputs_tuple, fn, create_graph, "the input to the user-provided function is")
     out = _single_output(func(*ins), fn, strict)
     gradient = _grad((out,), ins, create_graph=True)
@@ -423,8 +435,7 @@ def hvp(
         inputs_tuple, ins, vs, out, gradient = _gradient_of_scalar(
             func, inputs, v, create_graph, strict, "hvp"
         )
-        us = tuple(framework.zeros_like(i, requires_grad=True) for i in ins)
-        double_back = _grad(gradient, ins, us, create_graph=True)
+        us, double_back = _backward_trick(gradient, ins, ins)
         _check_requires_grad(gradient, "hessian", strict)
     return _finish((out,), create_graph)[0], _product(
         double_back, us, vs, strict, create_graph, "double_back_trick", inputs_tuple
