@@ -10,11 +10,18 @@ from itertools import chain
 from typing import Any, Final, TypeAlias
 
 import framework
-from framework import enable_grad
+from framework import enable_grad, no_grad
 from framework._tensor import Tensor
 from framework.nn.modules.module import typename, zero_grad_of
 
-__all__ = ["Optimizer", "ParamsT", "check_betas", "check_single_tensor_path", "required"]
+__all__ = [
+    "Optimizer",
+    "ParamsT",
+    "SingleTensorOptimizer",
+    "check_betas",
+    "check_single_tensor_path",
+    "required",
+]
 
 ParamsT: TypeAlias = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]
 
@@ -280,3 +287,41 @@ class Optimizer:
         gradient negated when the group maximizes."""
         pairs = [(p, grad) for p in group["params"] if (grad := p.grad) is not None]
         return [(p, -grad) for p, grad in pairs] if group.get("maximize", False) else pairs
+
+
+class SingleTensorOptimizer(Optimizer):
+    """The base of the optimizers here, which, as PyTorch's single-tensor implementations, update
+    each parameter on its own: `step` runs the closure, then `_update` for every parameter that has
+    a gradient."""
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """One optimisation step: `_update` of every parameter that has a gradient, group by group,
+        after the closure (which recomputes the loss) has run; returns the closure's loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for param, grad in self.params_and_grads(group):
+                self._update(group, param, grad)
+        return loss
+
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        """One step of `param` of `group` given its gradient (negated when the group maximizes):
+        the update rule each optimizer defines."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _count_step(state: dict[str, Any]) -> float:
+        """Add one to the `step` counter in `state` (in place); its new value."""
+        state["step"] += 1
+        step: float = state["step"].item()
+        return step
+
+    def _state_of(self, param: Tensor, *buffers: str) -> dict[str, Any]:
+        """The state of `param`, made on first use: a `step` counter, then a zero tensor like
+        `param` for each name in `buffers`."""
+        state = self.state[param]
+        if not state:
+            state["step"] = step_counter()
+            for name in buffers:
+                state[name] = framework.zeros_like(param)
+        return state

@@ -3,16 +3,13 @@ decay)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import framework
-from framework import no_grad
+from framework._tensor import Tensor
 from framework.optim.optimizer import (
-    Optimizer,
     ParamsT,
+    SingleTensorOptimizer,
     check_adam_hyperparameters,
-    step_counter,
     update_moments,
     with_weight_decay,
 )
@@ -20,7 +17,7 @@ from framework.optim.optimizer import (
 __all__ = ["RAdam"]
 
 
-class RAdam(Optimizer):
+class RAdam(SingleTensorOptimizer):
     """Adam that takes plain bias-corrected momentum steps until the approximated length of the
     simple moving average, rho_t, exceeds 5, then rectified adaptive steps (PyTorch's
     single-tensor update, operation for operation). `decoupled_weight_decay=True` is RAdamW."""
@@ -53,34 +50,22 @@ class RAdam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, eps = group["lr"], group["eps"]
-            beta1, beta2 = group["betas"]
-            for param, grad in self.params_and_grads(group):
-                state = self.state[param]
-                if not state:
-                    state["step"] = step_counter()
-                    state["exp_avg"] = framework.zeros_like(param)
-                    state["exp_avg_sq"] = framework.zeros_like(param)
-                exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
-                step_t += 1
-                step = step_t.item()
-                grad = with_weight_decay(param, grad, group)
-                update_moments(exp_avg, exp_avg_sq, grad, group["betas"])
-                bias_correction1 = 1 - beta1**step
-                bias_correction2 = 1 - beta2**step
-                bias_corrected_exp_avg = exp_avg / bias_correction1
-                rho_inf = 2 / (1 - beta2) - 1
-                rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-                if rho_t > 5.0:
-                    adaptive_lr = (bias_correction2**0.5) / exp_avg_sq.sqrt().add_(eps)
-                    rect = (
-                        (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
-                    ) ** 0.5
-                    param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
-                else:
-                    param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        lr, eps = group["lr"], group["eps"]
+        beta1, beta2 = group["betas"]
+        state = self._state_of(param, "exp_avg", "exp_avg_sq")
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        step = self._count_step(state)
+        grad = with_weight_decay(param, grad, group)
+        update_moments(exp_avg, exp_avg_sq, grad, group["betas"])
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        bias_corrected_exp_avg = exp_avg / bias_correction1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+        if rho_t > 5.0:
+            adaptive_lr = (bias_correction2**0.5) / exp_avg_sq.sqrt().add_(eps)
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
+        else:
+            param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
