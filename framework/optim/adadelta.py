@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from framework._tensor import Tensor
-from framework.optim.optimizer import ParamsT, SingleTensorOptimizer, check_non_negative, with_weight_decay
+from framework.optim.optimizer import (
+    ParamsT,
+    SingleTensorOptimizer,
+    check_non_negative,
+    count_step,
+    with_weight_decay,
+)
 
 __all__ = ["Adadelta"]
 
@@ -47,7 +53,7 @@ class Adadelta(SingleTensorOptimizer):
         lr, rho, eps = group["lr"], group["rho"], group["eps"]
         state = self._state_of(param, "square_avg", "acc_delta")
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-        self._count_step(state)
+        count_step(state)
         grad = with_weight_decay(param, grad, group)
         square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         std = square_avg.add(eps).sqrt_()

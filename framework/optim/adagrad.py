@@ -10,6 +10,7 @@ from framework.optim.optimizer import (
     ParamsT,
     SingleTensorOptimizer,
     check_non_negative,
+    count_step,
     step_counter,
     with_weight_decay,
 )
@@ -64,7 +65,7 @@ class Adagrad(SingleTensorOptimizer):
         lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
         state = self.state[param]
         state_sum = state["sum"]
-        step = self._count_step(state)
+        step = count_step(state)
         grad = with_weight_decay(param, grad, group)
         clr = lr / (1 + (step - 1) * lr_decay)
         state_sum.addcmul_(grad, grad, value=1)

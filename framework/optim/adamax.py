@@ -10,6 +10,7 @@ from framework.optim.optimizer import (
     ParamsT,
     SingleTensorOptimizer,
     check_adam_hyperparameters,
+    count_step,
     with_weight_decay,
 )
 
@@ -51,7 +52,7 @@ class Adamax(SingleTensorOptimizer):
         beta1, beta2 = group["betas"]
         state = self._state_of(param, "exp_avg", "exp_inf")
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
-        step = self._count_step(state)
+        step = count_step(state)
         grad = with_weight_decay(param, grad, group)
         exp_avg.lerp_(grad, 1 - beta1)
         framework.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)

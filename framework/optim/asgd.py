@@ -10,6 +10,7 @@ from framework.optim.optimizer import (
     ParamsT,
     SingleTensorOptimizer,
     check_non_negative,
+    count_step,
     scalar_dtype,
     step_counter,
     with_weight_decay,
@@ -58,7 +59,7 @@ class ASGD(SingleTensorOptimizer):
             state["mu"] = framework.ones((), dtype=scalar_dtype())
             state["ax"] = framework.zeros_like(param)
         mu, ax, eta = state["mu"], state["ax"], state["eta"]
-        step = self._count_step(state)
+        step = count_step(state)
         grad = with_weight_decay(param, grad, group)
         eta_value = eta.item()
         param.mul_(1 - lambd * eta_value)

@@ -9,10 +9,10 @@ from framework._tensor import Tensor
 from framework.optim.optimizer import (
     ParamsT,
     SingleTensorOptimizer,
+    adam_moments,
     check_adam_hyperparameters,
     scalar_dtype,
     step_counter,
-    update_moments,
     with_weight_decay,
 )
 
@@ -56,7 +56,7 @@ class NAdam(SingleTensorOptimizer):
 
     def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
         lr, eps = group["lr"], group["eps"]
-        beta1, beta2 = group["betas"]
+        beta1 = group["betas"][0]
         momentum_decay = group["momentum_decay"]
         state = self.state[param]
         if not state:
@@ -64,15 +64,12 @@ class NAdam(SingleTensorOptimizer):
             state["mu_product"] = framework.tensor(1.0, dtype=scalar_dtype())
             state["exp_avg"] = framework.zeros_like(param)
             state["exp_avg_sq"] = framework.zeros_like(param)
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        mu_product = state["mu_product"]
-        step = self._count_step(state)
-        bias_correction2 = 1 - beta2**step
         grad = with_weight_decay(param, grad, group)
+        step, _, bias_correction2 = adam_moments(state, grad, group["betas"])
+        exp_avg, exp_avg_sq, mu_product = state["exp_avg"], state["exp_avg_sq"], state["mu_product"]
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
         mu_product *= mu
-        update_moments(exp_avg, exp_avg_sq, grad, group["betas"])
         denom = exp_avg_sq.div(bias_correction2).sqrt()
         mu_product_value = mu_product.item()
         mu_product_next = mu_product_value * mu_next

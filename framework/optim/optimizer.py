@@ -86,12 +86,25 @@ def with_weight_decay(param: Tensor, grad: Tensor, group: Mapping[str, Any]) -> 
     return grad.add(param, alpha=weight_decay)
 
 
-def update_moments(exp_avg: Tensor, exp_avg_sq: Tensor, grad: Tensor, betas: tuple[float, float]) -> None:
-    """Adam's moment estimates, in place: exp_avg ← lerp(exp_avg, grad, 1 - beta1),
-    exp_avg_sq ← beta2·exp_avg_sq + (1 - beta2)·grad²."""
+def count_step(state: dict[str, Any]) -> float:
+    """Add one to the `step` counter in `state` (in place); its new value."""
+    state["step"] += 1
+    step: float = state["step"].item()
+    return step
+
+
+def adam_moments(
+    state: dict[str, Any], grad: Tensor, betas: tuple[float, float]
+) -> tuple[float, float, float]:
+    """What the steps of Adam, RAdam and NAdam share: count the step and update the moment
+    estimates in place, exp_avg ← lerp(exp_avg, grad, 1 - beta1) and
+    exp_avg_sq ← beta2·exp_avg_sq + (1 - beta2)·grad² (`grad` after weight decay). The step
+    number and the bias corrections 1 - beta1^step and 1 - beta2^step."""
     beta1, beta2 = betas
-    exp_avg.lerp_(grad, 1 - beta1)
-    exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    step = count_step(state)
+    state["exp_avg"].lerp_(grad, 1 - beta1)
+    state["exp_avg_sq"].mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    return step, 1 - beta1**step, 1 - beta2**step
 
 
 _UNSUPPORTED_PATHS: Final = ("foreach", "fused", "capturable", "differentiable")
@@ -308,13 +321,6 @@ class SingleTensorOptimizer(Optimizer):
         """One step of `param` of `group` given its gradient (negated when the group maximizes):
         the update rule each optimizer defines."""
         raise NotImplementedError
-
-    @staticmethod
-    def _count_step(state: dict[str, Any]) -> float:
-        """Add one to the `step` counter in `state` (in place); its new value."""
-        state["step"] += 1
-        step: float = state["step"].item()
-        return step
 
     def _state_of(self, param: Tensor, *buffers: str) -> dict[str, Any]:
         """The state of `param`, made on first use: a `step` counter, then a zero tensor like

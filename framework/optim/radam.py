@@ -9,8 +9,8 @@ from framework._tensor import Tensor
 from framework.optim.optimizer import (
     ParamsT,
     SingleTensorOptimizer,
+    adam_moments,
     check_adam_hyperparameters,
-    update_moments,
     with_weight_decay,
 )
 
@@ -52,14 +52,11 @@ class RAdam(SingleTensorOptimizer):
 
     def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
         lr, eps = group["lr"], group["eps"]
-        beta1, beta2 = group["betas"]
-        state = self._state_of(param, "exp_avg", "exp_avg_sq")
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        step = self._count_step(state)
+        beta2 = group["betas"][1]
         grad = with_weight_decay(param, grad, group)
-        update_moments(exp_avg, exp_avg_sq, grad, group["betas"])
-        bias_correction1 = 1 - beta1**step
-        bias_correction2 = 1 - beta2**step
+        state = self._state_of(param, "exp_avg", "exp_avg_sq")
+        step, bias_correction1, bias_correction2 = adam_moments(state, grad, group["betas"])
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         bias_corrected_exp_avg = exp_avg / bias_correction1
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from framework._tensor import Tensor
-from framework.optim.optimizer import ParamsT, SingleTensorOptimizer, check_non_negative, with_weight_decay
+from framework.optim.optimizer import (
+    ParamsT,
+    SingleTensorOptimizer,
+    check_non_negative,
+    count_step,
+    with_weight_decay,
+)
 
 __all__ = ["RMSprop"]
 
@@ -49,7 +55,7 @@ class RMSprop(SingleTensorOptimizer):
         centered = ("grad_avg",) if group["centered"] else ()
         state = self._state_of(param, "square_avg", *momentum_buffer, *centered)
         square_avg = state["square_avg"]
-        self._count_step(state)
+        count_step(state)
         grad = with_weight_decay(param, grad, group)
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if group["centered"]:
