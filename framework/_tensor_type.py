@@ -33,6 +33,7 @@ from framework.c10.dtypes import (
     int64,
     uint8,
 )
+from framework.ops.kernels._registry import CPP_TYPE_NAMES
 
 __all__ = ["LEGACY_TYPES", "legacy_type_name", "resolve_type"]
 
@@ -51,25 +52,10 @@ _SIGNATURES: Final = (
 )
 
 
-_CPP_TYPE_NAMES: Final = {
-    uint8: "unsigned char",
-    int8: "signed char",
-    int16: "short int",
-    int32: "int",
-    int64: "long int",
-    float16: "c10::Half",
-    float32: "float",
-    float64: "double",
-    complex64: "c10::complex<float>",
-    complex128: "c10::complex<double>",
-    bool_: "bool",
-}
-
-
 def _options(d: dtype) -> str:
     """How PyTorch's legacy constructors print the options of a CPU tensor of dtype `d`."""
     return (
-        f"TensorOptions(dtype={_CPP_TYPE_NAMES[d]}, device=cpu, layout=Strided, requires_grad=false "
+        f"TensorOptions(dtype={CPP_TYPE_NAMES[d]}, device=cpu, layout=Strided, requires_grad=false "
         "(default), pinned_memory=false (default), memory_format=(nullopt))"
     )
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["FIXTURES", "needs_torch", "recorder", "torch"]
+__all__ = ["FIXTURES", "load_recorder", "needs_torch", "recorder", "torch"]
 
 torch: Any
 try:
@@ -23,15 +23,15 @@ except ImportError:
 needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch oracle not installed")
 
 
-def _load_recorder() -> ModuleType:
-    """`data/record_nn_fixtures.py`, loaded by path (the data folder is not a package)."""
-    path = Path(__file__).parent / "data" / "record_nn_fixtures.py"
-    spec = importlib.util.spec_from_file_location("record_nn_fixtures", path)
+def load_recorder(name: str) -> ModuleType:
+    """The recorder module `data/<name>.py`, loaded by path (the data folder is not a package)."""
+    path = Path(__file__).parent / "data" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-recorder: Any = _load_recorder()
+recorder: Any = load_recorder("record_nn_fixtures")
 FIXTURES: dict[str, Any] = json.loads(recorder.FIXTURE_PATH.read_text())

@@ -57,6 +57,13 @@ def _prepare(tensors: Tensors, create_graph: bool, need_graph: bool) -> Tensors:
     )
 
 
+def _prepared_inputs(inputs: Any, fn: str, create_graph: bool) -> tuple[bool, Tensors]:
+    """Whether `inputs` (given to `fn`) is a tuple, and its tensors prepared for `func` (see
+    `_prepare`)."""
+    is_tuple, tensors = _as_tensors(inputs, "inputs", fn)
+    return is_tuple, _prepare(tensors, create_graph, need_graph=True)
+
+
 def _finish(tensors: Tensors, create_graph: bool) -> Tensors:
     """The results handed back: detached unless the caller asked for a graph."""
     return tensors if create_graph else tuple(t.detach() for t in tensors)
@@ -164,28 +171,66 @@ _INDEPENDENT: Final = {
     "double_back_trick": "The hessian of the user-provided function is independent of entry {i} "
     "in the grad_jacobian. This is not allowed in strict mode as it prevents from using the "
     "double backward trick to replace forward mode AD.",
+    "jacobian": "Output {output} of the user-provided function is independent of input {i}. This is "
+    "not allowed in strict mode.",
 }
 
 
 def _zeros_for_missing(
-    grads: Sequence[Tensor | None], refs: Tensors, strict: bool, create_graph: bool, stage: str
+    grads: Sequence[Tensor | None],
+    refs: Tensors,
+    strict: bool,
+    create_graph: bool,
+    stage: str,
+    output: int | None = None,
 ) -> Tensors:
     """`grads` with zeros (shaped as `refs`) for the missing ones; in strict mode a missing one,
-    or one without a graph when `create_graph`, raises instead."""
+    or one without a graph when `create_graph`, raises instead (for `jacobian`, `output` is the
+    index of the output differentiated, which the errors name as PyTorch's do)."""
     result = []
     for i, g in enumerate(grads):
         if g is None:
             if strict:
-                raise RuntimeError(_INDEPENDENT[stage].format(i=i))
+                raise RuntimeError(_INDEPENDENT[stage].format(i=i, output=output))
             g = framework.zeros_like(refs[i])
         elif strict and create_graph and not g.requires_grad:
             of = "hessian" if stage.startswith("double") else "jacobian"
             raise RuntimeError(
-                f"The {of} of the user-provided function is independent of input {i}. This is not "
-                "allowed in strict mode when create_graph=True."
+                f"The {of} of the user-provided function is independent of input "
+                f"{i if output is None else output}. This is not allowed in strict mode when "
+                "create_graph=True."
             )
         result.append(g)
     return tuple(result)
+
+
+def _backward_trick(
+    outputs: Sequence[Tensor | None], wrt: Tensors, like: Tensors
+) -> tuple[Tensors, tuple[Tensor | None, ...]]:
+    """For the forward-mode products (`jvp`, `hvp`): dummy vectors `us` shaped as `like` (the
+    shapes of `outputs`) and the vector-Jacobian product of `outputs` with respect to `wrt` along
+    them, with its graph. That product is linear in `us`: their values do not matter (zeros keep
+    inf and nan out), only the graph from them does."""
+    us = tuple(framework.zeros_like(t, requires_grad=True) for t in like)
+    return us, _grad(outputs, wrt, us, create_graph=True)
+
+
+def _product(
+    outputs: Sequence[Tensor | None],
+    wrt: Tensors,
+    vs: Tensors | None,
+    strict: bool,
+    create_graph: bool,
+    stage: str,
+    is_tuple: bool,
+) -> TensorOrTensors:
+    """The product handed back by `vjp`/`jvp`/`vhp`/`hvp`: the gradient of `outputs` with respect to
+    `wrt` weighted by `vs`, zeros where none reaches (see `_zeros_for_missing`), with a graph only
+    when `create_graph`, unpacked unless `is_tuple`."""
+    with set_grad_enabled(create_graph or is_grad_enabled()):
+        grads = _grad(outputs, wrt, vs, create_graph=create_graph)
+        result = _zeros_for_missing(grads, wrt, strict, create_graph, stage)
+    return _unpack(_finish(result, create_graph), is_tuple)
 
 
 def _run(func: Callable[..., Any], inputs: Tensors, fn: str, strict: bool) -> tuple[bool, Tensors]:
@@ -203,16 +248,12 @@ def vjp(
 ) -> tuple[TensorOrTensors, TensorOrTensors]:
     """`func(*inputs)` and the vector-Jacobian product `v^T J` at `inputs` (shaped as the inputs)."""
     with enable_grad():
-        inputs_tuple, ins = _as_tensors(inputs, "inputs", "vjp")
-        ins = _prepare(ins, create_graph, need_graph=True)
+        inputs_tuple, ins = _prepared_inputs(inputs, "vjp", create_graph)
         outputs_tuple, outs = _run(func, ins, "vjp", strict)
         vs = _vector(v, outs, outputs_tuple, "vjp", create_graph, "the user-provided function returns")
-    with set_grad_enabled(create_graph or is_grad_enabled()):
-        grads = _grad(outs, ins, vs, create_graph=create_graph)
-        result = _zeros_for_missing(grads, ins, strict, create_graph, "back")
     return (
         _unpack(_finish(outs, create_graph), outputs_tuple),
-        _unpack(_finish(result, create_graph), inputs_tuple),
+        _product(outs, ins, vs, strict, create_graph, "back", inputs_tuple),
     )
 
 
@@ -226,21 +267,14 @@ def jvp(
     """`func(*inputs)` and the Jacobian-vector product `J v` at `inputs` (shaped as the outputs),
     by the double-backward trick."""
     with enable_grad():
-        inputs_tuple, ins = _as_tensors(inputs, "inputs", "jvp")
-        ins = _prepare(ins, create_graph, need_graph=True)
+        inputs_tuple, ins = _prepared_inputs(inputs, "jvp", create_graph)
         vs = _vector(v, ins, inputs_tuple, "jvp", create_graph, "the input to the user-provided function is")
         outputs_tuple, outs = _run(func, ins, "jvp", strict)
-        # The vector-Jacobian product is linear in `us`: their values do not matter (zeros keep
-        # inf and nan out), only the graph from them does.
-        us = tuple(framework.zeros_like(o, requires_grad=True) for o in outs)
-        grad_inputs = _grad(outs, ins, us, create_graph=True)
+        us, grad_inputs = _backward_trick(outs, ins, outs)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
-    with set_grad_enabled(create_graph or is_grad_enabled()):
-        grads = _grad(grad_inputs, us, vs, create_graph=create_graph)
-        result = _zeros_for_missing(grads, outs, strict, create_graph, "back_trick")
     return (
         _unpack(_finish(outs, create_graph), outputs_tuple),
-        _unpack(_finish(result, create_graph), outputs_tuple),
+        _product(grad_inputs, us, vs, strict, create_graph, "back_trick", outputs_tuple),
     )
 
 
@@ -291,20 +325,9 @@ def _jacobian_rows(
             flat = out.reshape(-1)
             for k in range(out.numel()):
                 grads = _grad((flat[k],), ins, retain_graph=True, create_graph=create_graph)
-                for j, (g, inp) in enumerate(zip(grads, ins, strict=True)):
-                    if g is None:
-                        if strict:
-                            raise RuntimeError(
-                                f"Output {i} of the user-provided function is independent of input "
-                                f"{j}. This is not allowed in strict mode."
-                            )
-                        g = framework.zeros_like(inp)
-                    elif strict and create_graph and not g.requires_grad:
-                        raise RuntimeError(
-                            f"The jacobian of the user-provided function is independent of input {i}. "
-                            "This is not allowed in strict mode when create_graph=True."
-                        )
-                    columns[j].append(g)
+                filled = _zeros_for_missing(grads, ins, strict, create_graph, "jacobian", output=i)
+                for column, g in zip(columns, filled, strict=True):
+                    column.append(g)
             blocks = tuple(
                 framework.stack(column, 0).view(out.shape + inp.shape)
                 for column, inp in zip(columns, ins, strict=True)
@@ -374,8 +397,7 @@ def _gradient_of_scalar(
 ) -> tuple[bool, Tensors, Tensors | None, Tensor, tuple[Tensor | None, ...]]:
     """For `vhp`/`hvp`: the prepared inputs, the vector, the scalar output and its gradient (with
     a graph)."""
-    inputs_tuple, ins = _as_tensors(inputs, "inputs", fn)
-    ins = _prepare(ins, create_graph, need_graph=True)
+    inputs_tuple, ins = _prepared_inputs(inputs, fn, create_graph)
     vs = _vector(v, ins, inputs_tuple, fn, create_graph, "the input to the user-provided function is")
     out = _single_output(func(*ins), fn, strict)
     gradient = _grad((out,), ins, create_graph=True)
@@ -395,10 +417,9 @@ def vhp(
         inputs_tuple, ins, vs, out, gradient = _gradient_of_scalar(
             func, inputs, v, create_graph, strict, "vhp"
         )
-    with set_grad_enabled(create_graph or is_grad_enabled()):
-        grads = _grad(gradient, ins, vs, create_graph=create_graph)
-        result = _zeros_for_missing(grads, ins, strict, create_graph, "double_back")
-    return _finish((out,), create_graph)[0], _unpack(_finish(result, create_graph), inputs_tuple)
+    return _finish((out,), create_graph)[0], _product(
+        gradient, ins, vs, strict, create_graph, "double_back", inputs_tuple
+    )
 
 
 def hvp(
@@ -414,10 +435,8 @@ def hvp(
         inputs_tuple, ins, vs, out, gradient = _gradient_of_scalar(
             func, inputs, v, create_graph, strict, "hvp"
         )
-        us = tuple(framework.zeros_like(i, requires_grad=True) for i in ins)
-        double_back = _grad(gradient, ins, us, create_graph=True)
+        us, double_back = _backward_trick(gradient, ins, ins)
         _check_requires_grad(gradient, "hessian", strict)
-    with set_grad_enabled(create_graph or is_grad_enabled()):
-        grads = _grad(double_back, us, vs, create_graph=create_graph)
-        result = _zeros_for_missing(grads, ins, strict, create_graph, "double_back_trick")
-    return _finish((out,), create_graph)[0], _unpack(_finish(result, create_graph), inputs_tuple)
+    return _finish((out,), create_graph)[0], _product(
+        double_back, us, vs, strict, create_graph, "double_back_trick", inputs_tuple
+    )

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import framework
-from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, scalar_dtype
+from framework._tensor import Tensor
+from framework.optim.optimizer import (
+    ParamsT,
+    SingleTensorOptimizer,
+    check_non_negative,
+    count_step,
+    with_weight_decay,
+)
 
 __all__ = ["Adadelta"]
 
 
-class Adadelta(Optimizer):
+class Adadelta(SingleTensorOptimizer):
     """delta = sqrt(acc_delta + eps)/sqrt(square_avg + eps)·g, p ← p - lr·delta, both averages
     decayed by `rho` (PyTorch's single-tensor update, operation for operation)."""
 
@@ -45,24 +49,14 @@ class Adadelta(Optimizer):
         }
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, rho, eps, weight_decay = group["lr"], group["rho"], group["eps"], group["weight_decay"]
-            for param, grad in self.params_and_grads(group):
-                state = self.state[param]
-                if not state:
-                    state["step"] = framework.zeros((), dtype=scalar_dtype())
-                    state["square_avg"] = framework.zeros_like(param)
-                    state["acc_delta"] = framework.zeros_like(param)
-                square_avg, acc_delta = state["square_avg"], state["acc_delta"]
-                state["step"] += 1
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
-                square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
-                std = square_avg.add(eps).sqrt_()
-                delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
-                acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
-                param.add_(delta, alpha=-lr)
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        lr, rho, eps = group["lr"], group["rho"], group["eps"]
+        state = self._state_of(param, "square_avg", "acc_delta")
+        square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+        count_step(state)
+        grad = with_weight_decay(param, grad, group)
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        param.add_(delta, alpha=-lr)

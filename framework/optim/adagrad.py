@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import framework
-from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, step_counter
+from framework._tensor import Tensor
+from framework.optim.optimizer import (
+    ParamsT,
+    SingleTensorOptimizer,
+    check_non_negative,
+    count_step,
+    step_counter,
+    with_weight_decay,
+)
 
 __all__ = ["Adagrad"]
 
 
-class Adagrad(Optimizer):
+class Adagrad(SingleTensorOptimizer):
     """Divide the gradient by the root of the sum of past squared gradients (PyTorch's
     single-tensor update, operation for operation); state is made for every parameter at once."""
 
@@ -55,25 +61,13 @@ class Adagrad(Optimizer):
                 state["step"] = step_counter()
                 state["sum"] = framework.full_like(param, group["initial_accumulator_value"])
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, lr_decay, eps, weight_decay = (
-                group["lr"],
-                group["lr_decay"],
-                group["eps"],
-                group["weight_decay"],
-            )
-            for param, grad in self.params_and_grads(group):
-                state = self.state[param]
-                state_sum, step_t = state["sum"], state["step"]
-                step_t += 1
-                step = step_t.item()
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
-                clr = lr / (1 + (step - 1) * lr_decay)
-                state_sum.addcmul_(grad, grad, value=1)
-                std = state_sum.sqrt().add_(eps)
-                param.addcdiv_(grad, std, value=-clr)
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
+        state = self.state[param]
+        state_sum = state["sum"]
+        step = count_step(state)
+        grad = with_weight_decay(param, grad, group)
+        clr = lr / (1 + (step - 1) * lr_decay)
+        state_sum.addcmul_(grad, grad, value=1)
+        std = state_sum.sqrt().add_(eps)
+        param.addcdiv_(grad, std, value=-clr)

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import framework
-from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_betas, check_non_negative, step_counter
+from framework._tensor import Tensor
+from framework.optim.optimizer import (
+    ParamsT,
+    SingleTensorOptimizer,
+    adam_moments,
+    check_adam_hyperparameters,
+    with_weight_decay,
+)
 
 __all__ = ["Adam", "AdamW"]
 
 
-class Adam(Optimizer):
+class Adam(SingleTensorOptimizer):
     """Adam: first and second moment estimates with bias correction (PyTorch's single-tensor
     update, operation for operation). `decoupled_weight_decay=True` is AdamW."""
 
@@ -32,9 +37,7 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay)
+        check_adam_hyperparameters(lr, eps, betas, weight_decay=weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -50,42 +53,22 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
-            beta1, beta2 = group["betas"]
-            for param, grad in self.params_and_grads(group):
-                state = self.state[param]
-                if not state:
-                    state["step"] = step_counter()
-                    state["exp_avg"] = framework.zeros_like(param)
-                    state["exp_avg_sq"] = framework.zeros_like(param)
-                    if group["amsgrad"]:
-                        state["max_exp_avg_sq"] = framework.zeros_like(param)
-                exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
-                step_t += 1
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(param, alpha=weight_decay)
-                exp_avg.lerp_(grad, 1 - beta1)
-                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                step = step_t.item()
-                bias_correction1 = 1 - beta1**step
-                bias_correction2 = 1 - beta2**step
-                step_size = lr / bias_correction1
-                bias_correction2_sqrt = bias_correction2**0.5
-                if group["amsgrad"]:
-                    max_exp_avg_sq = state["max_exp_avg_sq"]
-                    framework.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
-                    denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-                else:
-                    denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
-                param.addcdiv_(exp_avg, denom, value=-step_size)
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        lr, eps = group["lr"], group["eps"]
+        amsgrad = ("max_exp_avg_sq",) if group["amsgrad"] else ()
+        grad = with_weight_decay(param, grad, group)
+        state = self._state_of(param, "exp_avg", "exp_avg_sq", *amsgrad)
+        _, bias_correction1, bias_correction2 = adam_moments(state, grad, group["betas"])
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        step_size = lr / bias_correction1
+        bias_correction2_sqrt = bias_correction2**0.5
+        if group["amsgrad"]:
+            max_exp_avg_sq = state["max_exp_avg_sq"]
+            framework.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
+            denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        else:
+            denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        param.addcdiv_(exp_avg, denom, value=-step_size)
 
 
 class AdamW(Adam):

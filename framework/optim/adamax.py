@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import framework
-from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_betas, check_non_negative, step_counter
+from framework._tensor import Tensor
+from framework.optim.optimizer import (
+    ParamsT,
+    SingleTensorOptimizer,
+    check_adam_hyperparameters,
+    count_step,
+    with_weight_decay,
+)
 
 __all__ = ["Adamax"]
 
 
-class Adamax(Optimizer):
+class Adamax(SingleTensorOptimizer):
     """exp_inf ← max(beta2·exp_inf, |g| + eps), p ← p - lr/(1 - beta1^t)·exp_avg/exp_inf
     (PyTorch's single-tensor update, operation for operation)."""
 
@@ -29,9 +34,7 @@ class Adamax(Optimizer):
         differentiable: bool = False,
         capturable: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay)
+        check_adam_hyperparameters(lr, eps, betas, weight_decay=weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -44,24 +47,14 @@ class Adamax(Optimizer):
         }
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
-            beta1, beta2 = group["betas"]
-            for param, grad in self.params_and_grads(group):
-                state = self.state[param]
-                if not state:
-                    state["step"] = step_counter()
-                    state["exp_avg"] = framework.zeros_like(param)
-                    state["exp_inf"] = framework.zeros_like(param)
-                exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
-                step_t += 1
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
-                exp_avg.lerp_(grad, 1 - beta1)
-                framework.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
-                clr = lr / (1 - beta1 ** step_t.item())
-                param.addcdiv_(exp_avg, exp_inf, value=-clr)
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        lr, eps = group["lr"], group["eps"]
+        beta1, beta2 = group["betas"]
+        state = self._state_of(param, "exp_avg", "exp_inf")
+        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+        step = count_step(state)
+        grad = with_weight_decay(param, grad, group)
+        exp_avg.lerp_(grad, 1 - beta1)
+        framework.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
+        clr = lr / (1 - beta1**step)
+        param.addcdiv_(exp_avg, exp_inf, value=-clr)

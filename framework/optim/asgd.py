@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import framework
-from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_non_negative, scalar_dtype
+from framework._tensor import Tensor
+from framework.optim.optimizer import (
+    ParamsT,
+    SingleTensorOptimizer,
+    check_non_negative,
+    count_step,
+    scalar_dtype,
+    step_counter,
+    with_weight_decay,
+)
 
 __all__ = ["ASGD"]
 
 
-class ASGD(Optimizer):
+class ASGD(SingleTensorOptimizer):
     """SGD with a decaying step size eta = lr/(1 + lambd·lr·t)^alpha and a running average `ax` of
     the iterates from step `t0` on (PyTorch's single-tensor update, operation for operation)."""
 
@@ -43,31 +50,23 @@ class ASGD(Optimizer):
         }
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
-            weight_decay = group["weight_decay"]
-            for param, grad in self.params_and_grads(group):
-                state = self.state[param]
-                if not state:
-                    state["step"] = framework.zeros((), dtype=scalar_dtype())
-                    state["eta"] = framework.tensor(lr, dtype=scalar_dtype())
-                    state["mu"] = framework.ones((), dtype=scalar_dtype())
-                    state["ax"] = framework.zeros_like(param)
-                mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
-                step_t += 1
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
-                eta_value = eta.item()
-                param.mul_(1 - lambd * eta_value)
-                param.add_(grad, alpha=-eta_value)
-                if mu.item() != 1:
-                    ax.add_(param.sub(ax).mul_(mu))
-                else:
-                    ax.copy_(param)
-                step = step_t.item()
-                eta.copy_(framework.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
-                mu.copy_(framework.as_tensor(1 / max(1, step - t0)))
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
+        state = self.state[param]
+        if not state:
+            state["step"] = step_counter()
+            state["eta"] = framework.tensor(lr, dtype=scalar_dtype())
+            state["mu"] = framework.ones((), dtype=scalar_dtype())
+            state["ax"] = framework.zeros_like(param)
+        mu, ax, eta = state["mu"], state["ax"], state["eta"]
+        step = count_step(state)
+        grad = with_weight_decay(param, grad, group)
+        eta_value = eta.item()
+        param.mul_(1 - lambd * eta_value)
+        param.add_(grad, alpha=-eta_value)
+        if mu.item() != 1:
+            ax.add_(param.sub(ax).mul_(mu))
+        else:
+            ax.copy_(param)
+        eta.copy_(framework.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+        mu.copy_(framework.as_tensor(1 / max(1, step - t0)))

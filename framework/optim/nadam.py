@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import framework
-from framework import no_grad
+from framework._tensor import Tensor
 from framework.optim.optimizer import (
-    Optimizer,
     ParamsT,
-    check_betas,
-    check_non_negative,
+    SingleTensorOptimizer,
+    adam_moments,
+    check_adam_hyperparameters,
     scalar_dtype,
     step_counter,
+    with_weight_decay,
 )
 
 __all__ = ["NAdam"]
 
 
-class NAdam(Optimizer):
+class NAdam(SingleTensorOptimizer):
     """Adam whose update looks one momentum step ahead, the momentum coefficient at step t being
     beta1·(1 - 0.5·0.96^(t·momentum_decay)) (PyTorch's single-tensor update, operation for
     operation). `decoupled_weight_decay=True` is NAdamW."""
@@ -39,9 +39,7 @@ class NAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay, momentum_decay=momentum_decay)
+        check_adam_hyperparameters(lr, eps, betas, weight_decay=weight_decay, momentum_decay=momentum_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -56,39 +54,25 @@ class NAdam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
-            beta1, beta2 = group["betas"]
-            momentum_decay = group["momentum_decay"]
-            for param, grad in self.params_and_grads(group):
-                state = self.state[param]
-                if not state:
-                    state["step"] = step_counter()
-                    state["mu_product"] = framework.tensor(1.0, dtype=scalar_dtype())
-                    state["exp_avg"] = framework.zeros_like(param)
-                    state["exp_avg_sq"] = framework.zeros_like(param)
-                exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-                mu_product, step_t = state["mu_product"], state["step"]
-                step_t += 1
-                step = step_t.item()
-                bias_correction2 = 1 - beta2**step
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(param, alpha=weight_decay)
-                mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
-                mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
-                mu_product *= mu
-                exp_avg.lerp_(grad, 1 - beta1)
-                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                denom = exp_avg_sq.div(bias_correction2).sqrt()
-                mu_product_value = mu_product.item()
-                mu_product_next = mu_product_value * mu_next
-                denom.add_(eps)
-                param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - mu_product_value))
-                param.addcdiv_(exp_avg, denom, value=-lr * mu_next / (1.0 - mu_product_next))
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        lr, eps = group["lr"], group["eps"]
+        beta1 = group["betas"][0]
+        momentum_decay = group["momentum_decay"]
+        state = self.state[param]
+        if not state:
+            state["step"] = step_counter()
+            state["mu_product"] = framework.tensor(1.0, dtype=scalar_dtype())
+            state["exp_avg"] = framework.zeros_like(param)
+            state["exp_avg_sq"] = framework.zeros_like(param)
+        grad = with_weight_decay(param, grad, group)
+        step, _, bias_correction2 = adam_moments(state, grad, group["betas"])
+        exp_avg, exp_avg_sq, mu_product = state["exp_avg"], state["exp_avg_sq"], state["mu_product"]
+        mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+        mu_product *= mu
+        denom = exp_avg_sq.div(bias_correction2).sqrt()
+        mu_product_value = mu_product.item()
+        mu_product_next = mu_product_value * mu_next
+        denom.add_(eps)
+        param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - mu_product_value))
+        param.addcdiv_(exp_avg, denom, value=-lr * mu_next / (1.0 - mu_product_next))

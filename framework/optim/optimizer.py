@@ -10,11 +10,18 @@ from itertools import chain
 from typing import Any, Final, TypeAlias
 
 import framework
-from framework import enable_grad
+from framework import enable_grad, no_grad
 from framework._tensor import Tensor
 from framework.nn.modules.module import typename, zero_grad_of
 
-__all__ = ["Optimizer", "ParamsT", "check_betas", "check_single_tensor_path", "required"]
+__all__ = [
+    "Optimizer",
+    "ParamsT",
+    "SingleTensorOptimizer",
+    "check_betas",
+    "check_single_tensor_path",
+    "required",
+]
 
 ParamsT: TypeAlias = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]
 
@@ -56,6 +63,48 @@ def check_betas(betas: tuple[float, float]) -> None:
     for index in (0, 1):
         if not 0.0 <= betas[index] < 1.0:
             raise ValueError(f"Invalid beta parameter at index {index}: {betas[index]}")
+
+
+def check_adam_hyperparameters(lr: float, eps: float, betas: tuple[float, float], **more: float) -> None:
+    """The constructor checks of the Adam family, in PyTorch's order: `lr`, `eps`, `betas`, then the
+    hyperparameters in `more` (each must be >= 0)."""
+    check_non_negative(lr=lr, eps=eps)
+    check_betas(betas)
+    check_non_negative(**more)
+
+
+def with_weight_decay(param: Tensor, grad: Tensor, group: Mapping[str, Any]) -> Tensor:
+    """The gradient after the group's `weight_decay` (when nonzero): `grad + weight_decay·param` (L2),
+    or, when the group sets `decoupled_weight_decay`, `grad` itself with `param` scaled in place by
+    `1 - lr·weight_decay`."""
+    weight_decay = group["weight_decay"]
+    if weight_decay == 0:
+        return grad
+    if group.get("decoupled_weight_decay", False):
+        param.mul_(1 - group["lr"] * weight_decay)
+        return grad
+    return grad.add(param, alpha=weight_decay)
+
+
+def count_step(state: dict[str, Any]) -> float:
+    """Add one to the `step` counter in `state` (in place); its new value."""
+    state["step"] += 1
+    step: float = state["step"].item()
+    return step
+
+
+def adam_moments(
+    state: dict[str, Any], grad: Tensor, betas: tuple[float, float]
+) -> tuple[float, float, float]:
+    """What the steps of Adam, RAdam and NAdam share: count the step and update the moment
+    estimates in place, exp_avg ← lerp(exp_avg, grad, 1 - beta1) and
+    exp_avg_sq ← beta2·exp_avg_sq + (1 - beta2)·grad² (`grad` after weight decay). The step
+    number and the bias corrections 1 - beta1^step and 1 - beta2^step."""
+    beta1, beta2 = betas
+    step = count_step(state)
+    state["exp_avg"].lerp_(grad, 1 - beta1)
+    state["exp_avg_sq"].mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    return step, 1 - beta1**step, 1 - beta2**step
 
 
 _UNSUPPORTED_PATHS: Final = ("foreach", "fused", "capturable", "differentiable")
@@ -251,3 +300,34 @@ class Optimizer:
         gradient negated when the group maximizes."""
         pairs = [(p, grad) for p in group["params"] if (grad := p.grad) is not None]
         return [(p, -grad) for p, grad in pairs] if group.get("maximize", False) else pairs
+
+
+class SingleTensorOptimizer(Optimizer):
+    """The base of the optimizers here, which, as PyTorch's single-tensor implementations, update
+    each parameter on its own: `step` runs the closure, then `_update` for every parameter that has
+    a gradient."""
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """One optimisation step: `_update` of every parameter that has a gradient, group by group,
+        after the closure (which recomputes the loss) has run; returns the closure's loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for param, grad in self.params_and_grads(group):
+                self._update(group, param, grad)
+        return loss
+
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        """One step of `param` of `group` given its gradient (negated when the group maximizes):
+        the update rule each optimizer defines."""
+        raise NotImplementedError
+
+    def _state_of(self, param: Tensor, *buffers: str) -> dict[str, Any]:
+        """The state of `param`, made on first use: a `step` counter, then a zero tensor like
+        `param` for each name in `buffers`."""
+        state = self.state[param]
+        if not state:
+            state["step"] = step_counter()
+            for name in buffers:
+                state[name] = framework.zeros_like(param)
+        return state

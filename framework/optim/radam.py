@@ -3,17 +3,21 @@ decay)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import framework
-from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT, check_betas, check_non_negative, step_counter
+from framework._tensor import Tensor
+from framework.optim.optimizer import (
+    ParamsT,
+    SingleTensorOptimizer,
+    adam_moments,
+    check_adam_hyperparameters,
+    with_weight_decay,
+)
 
 __all__ = ["RAdam"]
 
 
-class RAdam(Optimizer):
+class RAdam(SingleTensorOptimizer):
     """Adam that takes plain bias-corrected momentum steps until the approximated length of the
     simple moving average, rho_t, exceeds 5, then rectified adaptive steps (PyTorch's
     single-tensor update, operation for operation). `decoupled_weight_decay=True` is RAdamW."""
@@ -32,9 +36,7 @@ class RAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        check_non_negative(lr=lr, eps=eps)
-        check_betas(betas)
-        check_non_negative(weight_decay=weight_decay)
+        check_adam_hyperparameters(lr, eps, betas, weight_decay=weight_decay)
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -48,39 +50,19 @@ class RAdam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
-            beta1, beta2 = group["betas"]
-            for param, grad in self.params_and_grads(group):
-                state = self.state[param]
-                if not state:
-                    state["step"] = step_counter()
-                    state["exp_avg"] = framework.zeros_like(param)
-                    state["exp_avg_sq"] = framework.zeros_like(param)
-                exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
-                step_t += 1
-                step = step_t.item()
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        param.mul_(1 - lr * weight_decay)
-                    else:
-                        grad = grad.add(param, alpha=weight_decay)
-                exp_avg.lerp_(grad, 1 - beta1)
-                exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                bias_correction1 = 1 - beta1**step
-                bias_correction2 = 1 - beta2**step
-                bias_corrected_exp_avg = exp_avg / bias_correction1
-                rho_inf = 2 / (1 - beta2) - 1
-                rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-                if rho_t > 5.0:
-                    adaptive_lr = (bias_correction2**0.5) / exp_avg_sq.sqrt().add_(eps)
-                    rect = (
-                        (rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)
-                    ) ** 0.5
-                    param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
-                else:
-                    param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        lr, eps = group["lr"], group["eps"]
+        beta2 = group["betas"][1]
+        grad = with_weight_decay(param, grad, group)
+        state = self._state_of(param, "exp_avg", "exp_avg_sq")
+        step, bias_correction1, bias_correction2 = adam_moments(state, grad, group["betas"])
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        bias_corrected_exp_avg = exp_avg / bias_correction1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+        if rho_t > 5.0:
+            adaptive_lr = (bias_correction2**0.5) / exp_avg_sq.sqrt().add_(eps)
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
+        else:
+            param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)

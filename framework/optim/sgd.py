@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from framework import no_grad
-from framework.optim.optimizer import Optimizer, ParamsT
+from framework._tensor import Tensor
+from framework.optim.optimizer import ParamsT, SingleTensorOptimizer, with_weight_decay
 
 __all__ = ["SGD"]
 
 
-class SGD(Optimizer):
+class SGD(SingleTensorOptimizer):
     """p ← p - lr·g, g the gradient plus `weight_decay`·p, through a momentum buffer when
     `momentum` ≠ 0 (PyTorch's single-tensor update, operation for operation)."""
 
@@ -50,23 +49,16 @@ class SGD(Optimizer):
         }
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-            weight_decay = group["weight_decay"]
-            for param, grad in self.params_and_grads(group):
-                if weight_decay != 0:
-                    grad = grad.add(param, alpha=weight_decay)
-                if momentum != 0:
-                    state = self.state[param]
-                    buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = grad.detach().clone()
-                        state["momentum_buffer"] = buf
-                    else:
-                        buf.mul_(momentum).add_(grad, alpha=1 - dampening)
-                    grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-                param.add_(grad, alpha=-lr)
-        return loss
+    def _update(self, group: dict[str, Any], param: Tensor, grad: Tensor) -> None:
+        momentum = group["momentum"]
+        grad = with_weight_decay(param, grad, group)
+        if momentum != 0:
+            state = self.state[param]
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = grad.detach().clone()
+                state["momentum_buffer"] = buf
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        param.add_(grad, alpha=-group["lr"])

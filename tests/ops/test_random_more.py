@@ -6,27 +6,20 @@ element)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from oracle_fixtures import load_recorder, needs_torch, torch
 
 import framework
 
-_RECORDER_PATH = Path(__file__).parents[1] / "data" / "record_rng_fixtures.py"
-_spec = importlib.util.spec_from_file_location("record_rng_fixtures", _RECORDER_PATH)
-assert _spec is not None and _spec.loader is not None
-recorder = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(recorder)
+recorder: Any = load_recorder("record_rng_fixtures")
 
 RECORDED = {c["name"]: c for c in json.loads(recorder.FIXTURE_PATH.read_text())["distribution_cases"]}
 CASES = recorder.DISTRIBUTION_CASES
-HAS_TORCH = importlib.util.find_spec("torch") is not None
-needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="live comparison with PyTorch")
 
 
 def _assert_same_results(actual: list[Any], expected: list[Any], name: str) -> None:
@@ -46,8 +39,6 @@ def test_matches_recorded_pytorch_numbers(case: Any) -> None:
 @needs_torch
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_matches_pytorch_live(case: Any) -> None:
-    import torch
-
     ours, our_state = recorder.run_distribution(framework, case)
     theirs, their_state = recorder.run_distribution(torch, case)
     _assert_same_results(ours, theirs, case[0])
@@ -206,9 +197,7 @@ def _raised(lib: Any, expression: str) -> BaseException:
 def test_errors(expression: str, error: type[Exception], message: str) -> None:
     raised = _raised(framework, expression)
     assert type(raised) is error and str(raised) == message
-    if HAS_TORCH:
-        import torch
-
+    if torch is not None:
         theirs = _raised(torch, expression)
         assert type(theirs) is error and str(theirs).partition("\n")[0] == message
 

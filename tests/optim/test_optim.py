@@ -7,8 +7,8 @@ import re
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import pytest
+from optim_oracle import check_run_against_recording, check_run_against_torch, run_id
 from oracle_fixtures import FIXTURES, needs_torch, recorder, torch
 
 import framework
@@ -17,39 +17,17 @@ import framework.optim as optim
 import framework.utils.data
 
 OPTIM_RUNS = [(name, kwargs, mode) for name, kwargs in recorder.OPTIM_CASES for mode in recorder.OPTIM_MODES]
-RTOL = 1e-6
 
 
-def _ids(run: tuple[str, dict[str, Any], str]) -> str:
-    name, kwargs, mode = run
-    return f"{name}-{mode}-" + "-".join(f"{k}={v}" for k, v in kwargs.items())
-
-
-def assert_close_relative(actual: npt.NDArray[Any], expected: npt.NDArray[Any]) -> None:
-    """Equal within RTOL of the largest magnitude (float32 last-bit differences of single ops
-    may accumulate over the steps)."""
-    np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=RTOL * float(np.max(np.abs(expected))))
-
-
-@pytest.mark.parametrize("index", range(len(OPTIM_RUNS)), ids=[_ids(r) for r in OPTIM_RUNS])
+@pytest.mark.parametrize("index", range(len(OPTIM_RUNS)), ids=[run_id(r) for r in OPTIM_RUNS])
 def test_ten_steps_match_the_recording(index: int) -> None:
-    name, kwargs, mode = OPTIM_RUNS[index]
-    recorded = FIXTURES["optim"][index]
-    assert (recorded["name"], recorded["mode"]) == (name, mode)
-    for actual, expected in zip(
-        recorder.run_optimizer(framework, name, kwargs, mode), recorded["params"], strict=True
-    ):
-        assert_close_relative(actual, recorder.decode(expected))
+    check_run_against_recording(OPTIM_RUNS[index], FIXTURES["optim"][index])
 
 
 @needs_torch
-@pytest.mark.parametrize("index", range(len(OPTIM_RUNS)), ids=[_ids(r) for r in OPTIM_RUNS])
+@pytest.mark.parametrize("index", range(len(OPTIM_RUNS)), ids=[run_id(r) for r in OPTIM_RUNS])
 def test_ten_steps_match_torch_live(index: int) -> None:
-    name, kwargs, mode = OPTIM_RUNS[index]
-    ours = recorder.run_optimizer(framework, name, kwargs, mode)
-    theirs = recorder.run_optimizer(torch, name, kwargs, mode)
-    for actual, expected in zip(ours, theirs, strict=True):
-        assert_close_relative(actual, expected)
+    check_run_against_torch(OPTIM_RUNS[index])
 
 
 def test_training_loop_matches_the_recording() -> None:

@@ -8,7 +8,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from optim_oracle import OPTIM_FIXTURES, optim_recorder
+from optim_oracle import (
+    OPTIM_FIXTURES,
+    check_run_against_recording,
+    check_run_against_torch,
+    optim_recorder,
+    run_id,
+)
 from oracle_fixtures import needs_torch, recorder, torch
 
 import framework
@@ -16,33 +22,17 @@ import framework.nn as nn
 import framework.optim as optim
 
 RUNS = [(name, kwargs, mode) for name, kwargs in optim_recorder.OPTIM_CASES for mode in recorder.OPTIM_MODES]
-IDS = [f"{name}-{mode}-" + "-".join(f"{k}={v}" for k, v in kwargs.items()) for name, kwargs, mode in RUNS]
-RTOL = 1e-6
 
 
-def assert_close_relative(actual: Any, expected: Any) -> None:
-    """Equal within RTOL of the largest magnitude (float32 last-bit differences of single ops)."""
-    np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=RTOL * float(np.max(np.abs(expected))))
-
-
-@pytest.mark.parametrize("index", range(len(RUNS)), ids=IDS)
+@pytest.mark.parametrize("index", range(len(RUNS)), ids=[run_id(r) for r in RUNS])
 def test_ten_steps_match_the_recording(index: int) -> None:
-    name, kwargs, mode = RUNS[index]
-    recorded = OPTIM_FIXTURES["optim"][index]
-    assert (recorded["name"], recorded["mode"]) == (name, mode)
-    ours = recorder.run_optimizer(framework, name, kwargs, mode)
-    for actual, expected in zip(ours, recorded["params"], strict=True):
-        assert_close_relative(actual, recorder.decode(expected))
+    check_run_against_recording(RUNS[index], OPTIM_FIXTURES["optim"][index])
 
 
 @needs_torch
-@pytest.mark.parametrize("index", range(len(RUNS)), ids=IDS)
+@pytest.mark.parametrize("index", range(len(RUNS)), ids=[run_id(r) for r in RUNS])
 def test_ten_steps_match_torch_live(index: int) -> None:
-    name, kwargs, mode = RUNS[index]
-    ours = recorder.run_optimizer(framework, name, kwargs, mode)
-    theirs = recorder.run_optimizer(torch, name, kwargs, mode)
-    for actual, expected in zip(ours, theirs, strict=True):
-        assert_close_relative(actual, expected)
+    check_run_against_torch(RUNS[index])
 
 
 STATE_KEYS = {

@@ -38,6 +38,7 @@ from framework.ops.kernels._registry import (
     kernel,
     new_tensor,
     not_implemented,
+    register_variants,
     resize_output,
     same_device,
     wrap_dim,
@@ -373,48 +374,29 @@ def _median_all_out(op: str, self: Tensor, out: Tensor) -> Tensor:
     return out
 
 
-@kernel("median")
-def median(self: Tensor) -> Tensor:
-    return _median_all(False, self)
+def _median_kernels(op: str, ignore_nan: bool) -> None:
+    """Register `<op>` (median or nanmedian, which skips NaNs) over all elements and along a dim,
+    each with its out= variant."""
+
+    def whole(self: Tensor) -> Tensor:
+        return _median_all(ignore_nan, self)
+
+    def whole_out(self: Tensor, *, out: Tensor) -> Tensor:
+        return _median_all_out(op, self, out)
+
+    def along(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+        return _median_dim(op, ignore_nan, self, dim, keepdim, None, None)
+
+    def along_out(
+        self: Tensor, dim: int, keepdim: bool = False, *, values: Tensor, indices: Tensor
+    ) -> tuple[Tensor, Tensor]:
+        return _median_dim(op, ignore_nan, self, dim, keepdim, values, indices)
+
+    register_variants(op, {"": whole, "_all_out": whole_out, "_dim": along, "_dim_out": along_out})
 
 
-@kernel("median_all_out")
-def median_all_out(self: Tensor, *, out: Tensor) -> Tensor:
-    return _median_all_out("median", self, out)
-
-
-@kernel("median_dim")
-def median_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _median_dim("median", False, self, dim, keepdim, None, None)
-
-
-@kernel("median_dim_out")
-def median_dim_out(
-    self: Tensor, dim: int, keepdim: bool = False, *, values: Tensor, indices: Tensor
-) -> tuple[Tensor, Tensor]:
-    return _median_dim("median", False, self, dim, keepdim, values, indices)
-
-
-@kernel("nanmedian")
-def nanmedian(self: Tensor) -> Tensor:
-    return _median_all(True, self)
-
-
-@kernel("nanmedian_all_out")
-def nanmedian_all_out(self: Tensor, *, out: Tensor) -> Tensor:
-    return _median_all_out("nanmedian", self, out)
-
-
-@kernel("nanmedian_dim")
-def nanmedian_dim(self: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
-    return _median_dim("nanmedian", True, self, dim, keepdim, None, None)
-
-
-@kernel("nanmedian_dim_out")
-def nanmedian_dim_out(
-    self: Tensor, dim: int, keepdim: bool = False, *, values: Tensor, indices: Tensor
-) -> tuple[Tensor, Tensor]:
-    return _median_dim("nanmedian", True, self, dim, keepdim, values, indices)
+_median_kernels("median", ignore_nan=False)
+_median_kernels("nanmedian", ignore_nan=True)
 
 
 def _mode_pick(a: Array, axis: int) -> Array:
