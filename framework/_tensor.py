@@ -227,12 +227,9 @@ class Tensor(TensorMethods):
     def size(self, dim: builtins.int) -> builtins.int: ...
 
     def size(self, dim: builtins.int | None = None) -> Size | builtins.int:
-        sizes = self._impl.sizes
         if dim is None:
-            try:
-                return _SIZES[sizes]
-            except KeyError:
-                return size_of(sizes)
+            return self.shape
+        sizes = self._impl.sizes
         return sizes[wrap_dim(dim, len(sizes), wrap_scalar=False)]
 
     def stride(self, dim: builtins.int | None = None) -> tuple[builtins.int, ...] | builtins.int:

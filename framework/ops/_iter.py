@@ -22,8 +22,8 @@ from framework.c10.dtypes import (
     int64,
     promote_types,
 )
+from framework.types import Number as Number
 
-Number = bool | int | float | complex
 Operand = Tensor | Number
 
 

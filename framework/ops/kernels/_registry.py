@@ -215,6 +215,11 @@ def make_view(
     )
 
 
+def complex_clamp() -> NotImplementedError:
+    """PyTorch's error for clamping complex values (clamp, relu, hardtanh, mm-based cdist)."""
+    return NotImplementedError("clamp is not supported for complex types")
+
+
 def not_implemented(op: str, d: dtype) -> NotImplementedError:
     """PyTorch's error for a dtype an operator has no kernel for (a NotImplementedError, which is
     a RuntimeError in Python as in PyTorch)."""

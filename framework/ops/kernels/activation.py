@@ -26,6 +26,7 @@ from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     TensorMeta,
     aten_op,
+    complex_clamp,
     kernel,
     not_implemented,
     register_variants,
@@ -172,7 +173,7 @@ def _hardtanh_meta(self: Tensor, min_val: Number = -1, max_val: Number = 1) -> T
     if impl.dtype is bool_:
         raise RuntimeError("Bool inputs not supported for hardtanh")
     if impl.dtype.is_complex:
-        raise NotImplementedError("clamp is not supported for complex types")
+        raise complex_clamp()
     if impl.dtype is uint8 and min(real_scalar(min_val), real_scalar(max_val)) < 0:
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     return TensorMeta(impl.sizes, impl.dtype, impl.device)

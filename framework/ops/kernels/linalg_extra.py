@@ -23,6 +23,7 @@ from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
     aten_op,
+    complex_clamp,
     is_meta,
     kernel,
     new_tensor,
@@ -531,7 +532,7 @@ def _euclidean_dist(x1: Tensor, x2: Tensor) -> Tensor:
     |a - b|^2 = |a|^2 - 2 a.b + |b|^2, clamped at 0 (as PyTorch's mm-based cdist)."""
     d = x1._impl.dtype
     if d.is_complex:
-        raise NotImplementedError("clamp is not supported for complex types")
+        raise complex_clamp()
     if not d.is_floating_point:  # PyTorch's integer sums are int64, which sqrt_ cannot write to
         raise RuntimeError("result type Float can't be cast to the desired output type Long")
     device = same_device("_euclidean_dist", (x1, x2))

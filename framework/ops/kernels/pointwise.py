@@ -23,6 +23,7 @@ from framework.ops.kernels._registry import (
     TensorMeta,
     array,
     aten_op,
+    complex_clamp,
     kernel,
     not_implemented,
     register_variants,
@@ -373,7 +374,7 @@ def _relu_check(d: dtype) -> None:
     if d is bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
     if d.is_complex:
-        raise NotImplementedError("clamp is not supported for complex types")
+        raise complex_clamp()
 
 
 def _sign(a: Array) -> Array:
@@ -481,7 +482,7 @@ def _clamp_meta(self: Tensor, min: Operand | None = None, max: Operand | None = 
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     m = _nary_meta("clamp", self, min, max)
     if m.dtype.is_complex:
-        raise NotImplementedError("clamp is not supported for complex types")
+        raise complex_clamp()
     return m
 
 
