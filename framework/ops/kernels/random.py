@@ -22,6 +22,7 @@ from framework.ops.kernels._registry import (
     dispatched_empty,
     is_meta,
     kernel,
+    not_implemented,
     register_variants,
     resize,
     resize_output,
@@ -314,9 +315,7 @@ def bernoulli_tensor(self: Tensor, p: Tensor, *, generator: rng.Generator | None
     """Fill `self` with 0/1 draws of probabilities `p` (broadcast to `self`'s shape)."""
     impl = self._impl
     if impl.dtype.is_complex:
-        raise NotImplementedError(
-            f"\"bernoulli_tensor_cpu_self_\" not implemented for '{impl.dtype.scalar_type_name}'"
-        )
+        raise not_implemented("bernoulli_tensor_cpu_self_", impl.dtype)
     expanded: Tensor = aten().expand(p, list(impl.sizes))
     if is_meta(impl.device):
         rng.bernoulli(_gen(generator), 0, np.zeros(0, dtype=p.dtype.numpy_dtype), impl.dtype.numpy_dtype)
