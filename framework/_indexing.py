@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from framework import _tensor
 from framework.c10.dtypes import bool_, int32, int64, uint8
 
@@ -51,20 +53,26 @@ def _consumed(item: Any) -> int:
     return 1
 
 
-def _check_item(item: Any) -> None:
+def _item(item: Any) -> Any:
+    """An index item as PyTorch reads it: a NumPy integer is an int, a NumPy array a tensor
+    (integer or boolean, like the array), anything else is checked as it is."""
+    if isinstance(item, np.integer):
+        return int(item)
+    if isinstance(item, np.ndarray):
+        return _to_tensor(item)
     if isinstance(item, (int, slice, _tensor.Tensor, list, tuple)) or item is None or item is Ellipsis:
-        return
+        return item
+    from framework.ops._python_args import type_name
+
     raise IndexError(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
-        f"indices (got {type(item).__name__})"
+        f"indices (got {type_name(item)})"
     )
 
 
 def _basic_and_advanced(self: Tensor, index: Index) -> tuple[Tensor, list[Tensor | None]]:
     """Apply the basic indices as views; return the view and the advanced indices per dim."""
-    items = _as_tuple(index)
-    for item in items:
-        _check_item(item)
+    items = tuple(_item(item) for item in _as_tuple(index))
     if sum(item is Ellipsis for item in items) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     consumed = sum(_consumed(item) for item in items)
@@ -136,7 +144,16 @@ def getitem(self: Tensor, index: Index) -> Tensor:
     return result
 
 
+def _check_value(self: Tensor, value: Any) -> None:
+    """PyTorch assigns a tensor or a Python number (NumPy's float64 is a float), nothing else."""
+    if not isinstance(value, (_tensor.Tensor, int, float, complex)):
+        from framework.ops._python_args import type_name
+
+        raise TypeError(f"can't assign a {type_name(value)} to a {self.type()}")
+
+
 def setitem(self: Tensor, index: Index, value: Any) -> None:
+    _check_value(self, value)
     view, advanced = _basic_and_advanced(self, index)
     aten = _aten()
     if _has_advanced(advanced):

@@ -40,20 +40,26 @@ def method(name: str) -> Callable[..., Any]:
 
 
 def operator(name: str) -> Callable[[Any, Any], Any]:
-    """A binary operator (`__add__` -> method `name`)."""
+    """A binary operator (`__add__` -> method `name`). As PyTorch's, it turns a TypeError (an
+    operand the method does not take) into NotImplemented, so that Python tries the other operand
+    (a NumPy array computes `t + array` with NumPy, see `Tensor.__array_wrap__`) or raises its own
+    "unsupported operand type(s)" error."""
 
     def binary(self: Any, other: Any) -> Any:
         parser = METHOD_PARSERS[name]
-        # The common cases skip argument parsing: a tensor, or a Python number.
-        other_type = type(other)
-        if other_type is type(self) and parser.tensor_handle is not None:
-            return parser.tensor_handle.call(self, other)
-        if other_type is int or other_type is float:
-            if parser.scalar_handle is not None:
-                return parser.scalar_handle.call(self, other)
-            if parser.numbers_as_tensors and parser.tensor_handle is not None:
-                return parser.tensor_handle.call(self, _wrap(other, self))
-        return parser.call((other,), {}, self)
+        try:
+            # The common cases skip argument parsing: a tensor, or a Python number.
+            other_type = type(other)
+            if other_type is type(self) and parser.tensor_handle is not None:
+                return parser.tensor_handle.call(self, other)
+            if other_type is int or other_type is float:
+                if parser.scalar_handle is not None:
+                    return parser.scalar_handle.call(self, other)
+                if parser.numbers_as_tensors and parser.tensor_handle is not None:
+                    return parser.tensor_handle.call(self, _wrap(other, self))
+            return parser.call((other,), {}, self)
+        except TypeError:
+            return NotImplemented
 
     binary.__name__ = binary.__qualname__ = name
     return binary

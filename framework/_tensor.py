@@ -17,18 +17,23 @@ from framework._size import Size, size_of
 from framework._tensor_str import format_tensor
 from framework.autograd import variable
 from framework.autograd.graph import is_inference
-from framework.c10.device import Device
+from framework.c10.device import Device, Layout
 from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import (
     bool_,
+    complex64,
+    complex128,
     dtype,
     dtype_from_numpy,
     float16,
     float32,
     float64,
     get_default_dtype,
+    int8,
+    int16,
     int32,
     int64,
+    uint8,
 )
 from framework.c10.dtypes import dtype as _dtype
 from framework.c10.storage import StorageImpl, UntypedStorage, get_cpu_allocator, get_meta_allocator
@@ -248,6 +253,96 @@ class Tensor(TensorMethods):
         return self._impl.device
 
     @property
+    def is_cpu(self) -> builtins.bool:
+        return self._impl.device.type == "cpu"
+
+    @property
+    def is_meta(self) -> builtins.bool:
+        return self._impl.device.type == "meta"
+
+    @property
+    def is_cuda(self) -> builtins.bool:
+        """False: there are only CPU and meta tensors (as `is_sparse`, `is_quantized`,
+        `is_mkldnn` and `is_nested`: every tensor is a dense strided one)."""
+        return False
+
+    is_sparse = is_quantized = is_mkldnn = is_nested = is_cuda
+
+    @property
+    def layout(self) -> Layout:
+        return Layout.strided
+
+    def get_device(self) -> builtins.int:
+        """The device index: -1 for CPU (and meta) tensors, as PyTorch."""
+        return -1
+
+    def is_pinned(self) -> builtins.bool:
+        """False: pinned memory belongs to an accelerator, and there is none."""
+        return False
+
+    def pin_memory(self) -> Tensor:
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+
+    def cuda(self, *args: Any, **kwargs: Any) -> Tensor:
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+    @property
+    def real(self) -> Tensor:
+        """The real part: a view of a complex tensor's real values, a real tensor itself.
+        Assigning copies into it (`t.real = values`)."""
+        return _real(self)
+
+    @real.setter
+    def real(self, value: Tensor | complex) -> None:
+        _real(self).copy_(value)
+
+    @property
+    def imag(self) -> Tensor:
+        """The imaginary part of a complex tensor (a view); PyTorch's error for other dtypes.
+        Assigning copies into it."""
+        return _imag(self)
+
+    @imag.setter
+    def imag(self, value: Tensor | complex) -> None:
+        _imag(self).copy_(value)
+
+    def new(self, *args: Any, **kwargs: Any) -> Tensor:
+        """The legacy constructor of this tensor's dtype (`x.new(2, 3)`: uninitialised of these
+        sizes; `x.new(data)`: a copy of the data in this dtype; `x.new()`: empty)."""
+        from framework._tensor_type import LEGACY_TYPES, legacy_type_name
+
+        legacy = LEGACY_TYPES[legacy_type_name(self._impl.dtype).removeprefix("framework.")]
+        result: Tensor = legacy(*args, **kwargs)
+        return result
+
+    def apply_(self, callable: Callable[[Any], Any]) -> Tensor:
+        """Replace each element by `callable(element)`, in place: a Python call per element (as in
+        PyTorch, which says so: not for code that needs speed); CPU tensors only."""
+        return self._map("apply_", callable)
+
+    def map_(self, tensor: Tensor, callable: Callable[[Any, Any], Any]) -> Tensor:
+        """Replace each element by `callable(element, other)`, `other` the element of `tensor`
+        (broadcast to this tensor's shape) at the same place, in place; CPU tensors only."""
+        return self._map("map_", callable, tensor)
+
+    def _map(self, name: str, callable: Callable[..., Any], *others: Tensor) -> Tensor:
+        if self.requires_grad:
+            raise RuntimeError(
+                f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead."
+            )
+        if self._impl.device.type == "meta":
+            return self
+        values = self._impl.numpy_view()
+        arrays = [other.expand_as(self)._impl.numpy_view() for other in others]
+        for index in np.ndindex(values.shape):
+            result = callable(values[index].item(), *(a[index].item() for a in arrays))
+            if not isinstance(result, (builtins.int, builtins.float, builtins.complex)):
+                raise TypeError(f"must be real number, not {type(result).__name__}")
+            values[index] = result
+        self._impl.version_counter.bump()
+        return self
+
+    @property
     def key_set(self) -> DispatchKeySet:
         """The dispatch keys of this tensor (PyTorch's `torch._C._dispatch_keys(t)`)."""
         return self._impl.key_set
@@ -257,6 +352,10 @@ class Tensor(TensorMethods):
 
     @property
     def ndim(self) -> builtins.int:
+        return len(self._impl.sizes)
+
+    def ndimension(self) -> builtins.int:
+        """The number of dimensions (an alias of `dim`)."""
         return len(self._impl.sizes)
 
     def element_size(self) -> builtins.int:
@@ -316,6 +415,14 @@ class Tensor(TensorMethods):
         if dtype is not None and np.dtype(dtype) != array.dtype:
             return array.astype(dtype)
         return array.copy() if copy else array
+
+    def __array_wrap__(
+        self, array: npt.NDArray[Any], context: Any = None, return_scalar: builtins.bool = False
+    ) -> Tensor:
+        """NumPy functions of tensors give tensors, as in PyTorch (`np.sin(t)`, and `t + array`,
+        which the operator leaves to NumPy): the result's memory becomes a tensor's, a bool
+        result a uint8 one (PyTorch's choice)."""
+        return from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     def tolist(self) -> Any:
         return self._impl.numpy_view().tolist()
@@ -449,6 +556,21 @@ class Tensor(TensorMethods):
 
     def half(self) -> Tensor:
         return self.to(float16)
+
+    def byte(self) -> Tensor:
+        return self.to(uint8)
+
+    def char(self) -> Tensor:
+        return self.to(int8)
+
+    def short(self) -> Tensor:
+        return self.to(int16)
+
+    def cfloat(self) -> Tensor:
+        return self.to(complex64)
+
+    def cdouble(self) -> Tensor:
+        return self.to(complex128)
 
     def long(self) -> Tensor:
         return self.to(int64)
@@ -619,6 +741,18 @@ class Tensor(TensorMethods):
             requires_grad=self.requires_grad,
             grad_fn=None if (fn := variable.grad_fn_of(impl)) is None else fn.name(),
         )
+
+
+def _real(t: Tensor) -> Tensor:
+    from framework._generated.functions import real
+
+    return real(t)
+
+
+def _imag(t: Tensor) -> Tensor:
+    from framework._generated.functions import imag
+
+    return imag(t)
 
 
 def _subclass_state(tensor: Tensor) -> tuple[dict[str, Any] | None, dict[str, Any]] | None:

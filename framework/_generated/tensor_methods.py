@@ -300,6 +300,7 @@ class TensorMethods:
     var = method("var")
     view = method("view")
     view_as = method("view_as")
+    where = method("where")
     xlogy = method("xlogy")
     xlogy_ = method("xlogy_")
     zero_ = method("zero_")

@@ -102,8 +102,7 @@ def _handle(schema: FunctionSchema) -> OperatorHandle:
 
 
 def is_method_overload(o: Overload) -> bool:
-    args = o.schema.arguments
-    return "method" in o.variants and bool(args) and args[0].name == "self"
+    return "method" in o.variants and any(a.name == "self" for a in o.schema.arguments)
 
 
 def _parser(name: str, overloads: list[Overload], as_method: bool) -> PythonArgParser:

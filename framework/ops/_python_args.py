@@ -50,14 +50,17 @@ from framework.ops._iter import Number
 
 _MISSING: Final = object()
 _INT_TYPES: Final = frozenset((BaseTy.int, BaseTy.SymInt))
+_NUMBER_TYPES: Final = _INT_TYPES | {BaseTy.float, BaseTy.bool, BaseTy.complex, BaseTy.Scalar}
 
-_INT_CHECK: Final = "(type({v}) is int or (isinstance({v}, int) and not isinstance({v}, bool)))"
+_INT_CHECK: Final = (
+    "(type({v}) is int or (isinstance({v}, int) and not isinstance({v}, bool)) or isinstance({v}, _np_ints))"
+)
 _BASE_CHECKS: Final[dict[BaseTy, str]] = {
     BaseTy.Tensor: "(type({v}) is _Tensor or isinstance({v}, _Tensor))",
     BaseTy.int: _INT_CHECK,
     BaseTy.SymInt: _INT_CHECK,
     BaseTy.float: "(type({v}) is float or (isinstance({v}, _reals) and not isinstance({v}, bool)))",
-    BaseTy.bool: "({v} is True or {v} is False)",
+    BaseTy.bool: "({v} is True or {v} is False or type({v}) is _np_bool)",
     BaseTy.str: "isinstance({v}, str)",
     BaseTy.Scalar: "isinstance({v}, _numbers)",
     BaseTy.complex: "isinstance({v}, _numbers)",
@@ -70,12 +73,17 @@ _BASE_CHECKS: Final[dict[BaseTy, str]] = {
     BaseTy.Any: "True",
 }
 """For each base type, a Python expression over the variable `{v}`: whether its value can be
-passed where a schema expects that type (types not listed accept nothing)."""
+passed where a schema expects that type (types not listed accept nothing).  As in PyTorch, a NumPy
+scalar goes where a Python number of its kind does (NumPy integers where ints are expected, NumPy
+bools where bools are); the parser passes it on as that Python number."""
 
 _ENV: Final[dict[str, Any]] = {
     "_Tensor": Tensor,
-    "_reals": (int, float),
-    "_numbers": (int, float, complex),
+    "_reals": (int, float, np.integer, np.floating),
+    "_numbers": (int, float, complex, np.number, np.bool_),
+    "_np_ints": np.integer,
+    "_np_bool": np.bool_,
+    "_np_scalar": np.generic,
     "_sequences": (list, tuple),
     "_devices": (Device, str),
     "_dtype": dtype,
@@ -173,16 +181,19 @@ class Param:
 
     def convert_source(self, v: str) -> str:
         """A Python expression normalising the accepted value of variable `v`: an int where an int
-        list is expected, sequences as lists, a Python number where a tensor is expected as a
-        wrapped number."""
+        list is expected, sequences as lists (of Python ints where ints are expected), a NumPy
+        scalar as the Python number it holds, a number where a tensor is expected as a wrapped
+        number."""
+        number = f"({v}.item() if isinstance({v}, _np_scalar) else {v})"
         if self.numbers_as_tensors:
-            wrapped = f"_wrapped_number({v}, _CPU) if isinstance({v}, _numbers) else {v}"
+            wrapped = f"_wrapped_number({number}, _CPU) if isinstance({v}, _numbers) else {v}"
             return f"({v} if type({v}) is _Tensor else {wrapped})"
         t = self.type.elem if isinstance(self.type, OptionalType) else self.type
         if not isinstance(t, ListType):
-            return v
+            return number if _base(t) in _NUMBER_TYPES else v
         if _base(t.elem) in _INT_TYPES:
-            converted = f"(list({v}) if isinstance({v}, _sequences) else [{v}] * {t.size or 1})"
+            listed = f"list(map(int, {v}))"
+            converted = f"({listed} if isinstance({v}, _sequences) else [int({v})] * {t.size or 1})"
         else:
             converted = f"list({v})"
         return f"(None if {v} is None else {converted})" if isinstance(self.type, OptionalType) else converted
@@ -273,6 +284,14 @@ def _subclass_dtype(value: Number) -> dtype:
     """The dtype of a wrapped number made from an instance of a subclass of a Python number type
     (NumPy's float64 is a float)."""
     return next(d for kind, d in _WRAPPED_DTYPES.items() if isinstance(value, kind))
+
+
+def method_arguments(schema: FunctionSchema) -> tuple[list[Argument], int]:
+    """A method's schema arguments without `self`, and where `self` was (mostly first)."""
+    args = list(schema.arguments)
+    index = next(i for i, a in enumerate(args) if a.name == "self")
+    del args[index]
+    return args, index
 
 
 def named_returns(schema: FunctionSchema) -> tuple[str, ...] | None:
@@ -377,6 +396,9 @@ class PythonSignature:
     out_handle: OperatorHandle | None
     is_method: bool
     is_factory: bool
+    self_index: int = 0
+    """For methods: where `self` goes among the schema's arguments (`where.self(condition, self,
+    other)` is called as `x.where(condition, other)`)."""
     by_name: dict[str, Param] = attrs.field(init=False, repr=False)
     returns: type[tuple[Any, ...]] | None = attrs.field(init=False, repr=False)
     """The named tuple of a schema with several named returns (`values, indices`), else None."""
@@ -402,8 +424,9 @@ class PythonSignature:
         cls, name: str, handle: OperatorHandle, out_handle: OperatorHandle | None, is_method: bool
     ) -> PythonSignature:
         args: Sequence[Argument] = handle.schema.arguments
+        self_index = 0
         if is_method:
-            args = args[1:]
+            args, self_index = method_arguments(handle.schema)
         params = tuple(
             Param(
                 python_name(a.name),
@@ -415,7 +438,7 @@ class PythonSignature:
             )
             for a in args
         )
-        return cls(name, params, handle, out_handle, is_method, is_factory(handle.schema))
+        return cls(name, params, handle, out_handle, is_method, is_factory(handle.schema), self_index)
 
     @property
     def positional(self) -> tuple[Param, ...]:
@@ -430,7 +453,7 @@ class PythonSignature:
             if not p.accepts(v):
                 return (
                     f"{name}(): argument '{p.name}' (position {i + 1}) must be "
-                    f"{python_type_name(p.type)}, not {type(v).__name__}"
+                    f"{python_type_name(p.type)}, not {type_name(v)}"
                 )
         extra = {"out", "requires_grad"} if self.is_factory else {"out"}
         for key, v in kwargs.items():
@@ -441,7 +464,7 @@ class PythonSignature:
                 return f"{name}() got an unexpected keyword argument '{key}'"
             if not param.accepts(v):
                 wanted = python_type_name(param.type)
-                return f"{name}(): argument '{key}' must be {wanted}, not {type(v).__name__}"
+                return f"{name}(): argument '{key}' must be {wanted}, not {type_name(v)}"
         return None
 
     def describe(self) -> str:
@@ -456,12 +479,26 @@ class PythonSignature:
         return f"({', '.join(params)})"
 
 
+_HEAPTYPE: Final = 1 << 9
+"""CPython's Py_TPFLAGS_HEAPTYPE: set on classes defined by `class` statements."""
+
+
+def type_name(value: object) -> str:
+    """The name of `value`'s type as PyTorch's messages give it (CPython's `tp_name`): the bare
+    name for builtins and classes defined in Python (`Tensor`, `str`), the dotted name for the
+    types of extension modules (`numpy.ndarray`, `numpy.float32`)."""
+    kind = type(value)
+    if kind.__flags__ & _HEAPTYPE or kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
 def describe_value(v: object) -> str:
     if isinstance(v, Tensor):
         return "Tensor"
     if isinstance(v, (list, tuple)):
         return f"{type(v).__name__} of [{', '.join(describe_value(x) for x in v)}]"
-    return type(v).__name__
+    return type_name(v)
 
 
 def describe_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
@@ -478,6 +515,7 @@ def _binary_handle(signatures: Sequence[PythonSignature], base: BaseTy) -> Opera
         positional = sig.positional
         if (
             sig.is_method
+            and sig.self_index == 0
             and not sig.is_factory
             and positional
             and positional[0].type == BaseType(base)
@@ -577,8 +615,9 @@ def _call_source(i: int, sig: PythonSignature, keywords: bool) -> list[str]:
     """The code calling the operator of signature `i` with the converted values `v<j>` (the
     out= overload when an `out` tensor `o` was given), as a factory or returning a named tuple
     where the signature says so."""
-    leading = ["self_"] if sig.is_method else []
-    pos = leading + [p.convert_source(f"v{j}") for j, p in enumerate(sig.params) if not p.kwarg_only]
+    pos = [p.convert_source(f"v{j}") for j, p in enumerate(sig.params) if not p.kwarg_only]
+    if sig.is_method:
+        pos.insert(sig.self_index, "self_")
     kw = [
         (p.schema_name, p.convert_source(f"v{j}"))
         for j, p in enumerate(sig.params)

@@ -31,6 +31,7 @@ from framework.ops._native import PYTHON_MODULES, NativeFunction, load_native_fu
 from framework.ops._python_args import (
     ALLOW_NUMBERS_AS_TENSORS,
     is_factory,
+    method_arguments,
     named_returns,
     out_arguments,
     python_name,
@@ -153,7 +154,7 @@ def _is_int_list(t: SchemaType) -> bool:
 def signature(o: Overload, as_method: bool, numbers_as_tensors: bool = True) -> str:
     """The parameter list of one overload as Python sees it (`numbers_as_tensors`: annotate the
     Tensor parameters that also take Python numbers as such)."""
-    args: Sequence[Argument] = o.schema.arguments[1:] if as_method else o.schema.arguments
+    args: Sequence[Argument] = method_arguments(o.schema)[0] if as_method else o.schema.arguments
     positional = [a for a in args if not a.kwarg_only]
     kwonly = [a for a in args if a.kwarg_only]
     head = ["self"] if as_method else []
