@@ -533,7 +533,9 @@ def rot90(self: Tensor, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {ndim}")
     d0, d1 = wrap_dim(dims[0], ndim), wrap_dim(dims[1], ndim)
     if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+        raise RuntimeError(
+            f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}"
+        )
     turns = k % 4
     if turns == 0:
         return _call("clone.default", self, memory_format=None)
