@@ -65,7 +65,20 @@ from framework.c10.dtypes import (
     uint8,
 )
 from framework.c10.storage import UntypedStorage
-from framework.functional import block_diag, cartesian_prod, cdist, chain_matmul, einsum, tensordot
+from framework.functional import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block_diag,
+    broadcast_shapes,
+    broadcast_tensors,
+    cartesian_prod,
+    cdist,
+    chain_matmul,
+    einsum,
+    meshgrid,
+    tensordot,
+)
 from framework.library import Library
 from framework.random import (
     Generator,
@@ -137,10 +150,15 @@ __all__ = [
     "__version__",
     "are_deterministic_algorithms_enabled",
     "as_tensor",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
     "autograd",
     "backends",
     "block_diag",
     "bool",
+    "broadcast_shapes",
+    "broadcast_tensors",
     "can_cast",
     "cartesian_prod",
     "cdist",
@@ -190,6 +208,7 @@ __all__ = [
     "load",
     "long",
     "manual_seed",
+    "meshgrid",
     "nn",
     "no_grad",
     "numel",

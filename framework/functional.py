@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from framework._size import Size
 from framework._tensor import Tensor
 from framework.ops._api_runtime import function
 
@@ -17,6 +18,11 @@ _block_diag: Final = function("block_diag")
 _cartesian_prod: Final = function("cartesian_prod")
 _cdist: Final = function("cdist")
 _chain_matmul: Final = function("chain_matmul")
+_meshgrid: Final = function("meshgrid")
+_broadcast_tensors: Final = function("broadcast_tensors")
+_atleast_1d: Final = function("atleast_1d")
+_atleast_2d: Final = function("atleast_2d")
+_atleast_3d: Final = function("atleast_3d")
 
 
 def _subscript(n: Any) -> str:
@@ -109,4 +115,81 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
     return result
 
 
-__all__ = ["block_diag", "cartesian_prod", "cdist", "chain_matmul", "einsum", "tensordot"]
+def meshgrid(*tensors: Tensor | Sequence[Tensor], indexing: str | None = None) -> tuple[Tensor, ...]:
+    """Coordinate grids of the 0-D/1-D tensors (given separately or as one list): "ij"
+    (matrix) or "xy" (Cartesian) indexing; without `indexing`, "ij" and PyTorch's warning."""
+    operands = tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else tensors
+    if indexing is None:
+        return tuple(_meshgrid(list(operands)))
+    return tuple(_meshgrid(list(operands), indexing=indexing))
+
+
+def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
+    """The tensors expanded (as views) to their common broadcast shape."""
+    return tuple(_broadcast_tensors(list(tensors)))
+
+
+def broadcast_shapes(*shapes: int | Sequence[int]) -> Size:
+    """The shape tensors of `shapes` broadcast to (an int is a 1-D shape), without making them."""
+    given = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in given:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(
+                f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}"
+            )
+    common = [1] * max((len(s) for s in given), default=0)
+    for index, shape in enumerate(given):
+        for i in range(-1, -1 - len(shape), -1):
+            if shape[i] == common[i]:
+                continue
+            if common[i] == 1:
+                if shape[i] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[i] = shape[i]
+            elif shape[i] != 1:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[i]} at {i}! Mismatching argument "
+                    f"at index {index} had {shape}; but expected shape should be broadcastable to {common}"
+                )
+    return Size(common)
+
+
+def _atleast(op: Any, tensors: tuple[Tensor | Sequence[Tensor], ...]) -> Tensor | tuple[Tensor, ...]:
+    """One tensor in, one out; several (or one sequence) in, a tuple out."""
+    operands = tensors[0] if len(tensors) == 1 else tensors
+    if isinstance(operands, (list, tuple)):
+        return tuple(op(list(operands)))
+    result: Tensor = op(operands)
+    return result
+
+
+def atleast_1d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
+    """The tensors with at least one dimension (0-D ones reshaped to [1])."""
+    return _atleast(_atleast_1d, tensors)
+
+
+def atleast_2d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
+    """The tensors with at least two dimensions (leading size-1 dimensions added)."""
+    return _atleast(_atleast_2d, tensors)
+
+
+def atleast_3d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ...]:
+    """The tensors with at least three dimensions (1-D [n] becomes [1, n, 1], 2-D [m, n] becomes
+    [m, n, 1], as NumPy's atleast_3d)."""
+    return _atleast(_atleast_3d, tensors)
+
+
+__all__ = [
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "block_diag",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "cartesian_prod",
+    "cdist",
+    "chain_matmul",
+    "einsum",
+    "meshgrid",
+    "tensordot",
+]

@@ -75,6 +75,7 @@ bitwise_not_ = function("bitwise_not_")
 bitwise_or = function("bitwise_or")
 bitwise_xor = function("bitwise_xor")
 bmm = function("bmm")
+broadcast_to = function("broadcast_to")
 bucketize = function("bucketize")
 cat = function("cat")
 ceil = function("ceil")
@@ -91,6 +92,10 @@ clamp_min_ = function("clamp_min_")
 clip = function("clip")
 clip_ = function("clip_")
 clone = function("clone")
+column_stack = function("column_stack")
+combinations = function("combinations")
+concat = function("concat")
+concatenate = function("concatenate")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
@@ -113,6 +118,7 @@ cummax = function("cummax")
 cummin = function("cummin")
 cumprod = function("cumprod")
 cumsum = function("cumsum")
+cumulative_trapezoid = function("cumulative_trapezoid")
 deg2rad = function("deg2rad")
 deg2rad_ = function("deg2rad_")
 det = function("det")
@@ -120,10 +126,13 @@ diag = function("diag")
 diag_embed = function("diag_embed")
 diagflat = function("diagflat")
 diagonal = function("diagonal")
+diff = function("diff")
 dist = function("dist")
 div = function("div")
 dot = function("dot")
 dropout = function("dropout")
+dsplit = function("dsplit")
+dstack = function("dstack")
 elu = function("elu")
 elu_ = function("elu_")
 elu_backward = function("elu_backward")
@@ -153,6 +162,8 @@ feature_dropout_ = function("feature_dropout_")
 fill_ = function("fill_")
 flatten = function("flatten")
 flip = function("flip")
+fliplr = function("fliplr")
+flipud = function("flipud")
 float_power = function("float_power")
 floor = function("floor")
 floor_ = function("floor_")
@@ -185,6 +196,8 @@ hardtanh_ = function("hardtanh_")
 hardtanh_backward = function("hardtanh_backward")
 heaviside = function("heaviside")
 hinge_embedding_loss = function("hinge_embedding_loss")
+hsplit = function("hsplit")
+hstack = function("hstack")
 huber_loss = function("huber_loss")
 huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
@@ -310,6 +323,7 @@ randint_like = function("randint_like")
 randn = function("randn")
 randn_like = function("randn_like")
 randperm = function("randperm")
+ravel = function("ravel")
 real = function("real")
 reciprocal = function("reciprocal")
 reciprocal_ = function("reciprocal_")
@@ -322,14 +336,17 @@ relu6 = function("relu6")
 relu6_ = function("relu6_")
 relu_ = function("relu_")
 remainder = function("remainder")
+repeat_interleave = function("repeat_interleave")
 replication_pad1d = function("replication_pad1d")
 replication_pad1d_backward = function("replication_pad1d_backward")
 replication_pad2d = function("replication_pad2d")
 replication_pad2d_backward = function("replication_pad2d_backward")
 reshape = function("reshape")
 roll = function("roll")
+rot90 = function("rot90")
 round = function("round")
 round_ = function("round_")
+row_stack = function("row_stack")
 rsqrt = function("rsqrt")
 rsqrt_ = function("rsqrt_")
 rsub = function("rsub")
@@ -384,12 +401,16 @@ tan = function("tan")
 tan_ = function("tan_")
 tanh = function("tanh")
 tanh_ = function("tanh_")
+tensor_split = function("tensor_split")
 threshold = function("threshold")
 threshold_ = function("threshold_")
 threshold_backward = function("threshold_backward")
+tile = function("tile")
 topk = function("topk")
 trace = function("trace")
 transpose = function("transpose")
+trapezoid = function("trapezoid")
+trapz = function("trapz")
 tril = function("tril")
 tril_indices = function("tril_indices")
 triplet_margin_loss = function("triplet_margin_loss")
@@ -399,8 +420,12 @@ trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
 unflatten = function("unflatten")
+unfold_backward = function("unfold_backward")
 unique_dim = function("unique_dim")
 unique_dim_consecutive = function("unique_dim_consecutive")
+unsafe_chunk = function("unsafe_chunk")
+unsafe_split = function("unsafe_split")
+unsafe_split_with_sizes = function("unsafe_split_with_sizes")
 unsqueeze = function("unsqueeze")
 upsample_bilinear2d = function("upsample_bilinear2d")
 upsample_bilinear2d_backward = function("upsample_bilinear2d_backward")
@@ -410,10 +435,13 @@ upsample_nearest1d = function("upsample_nearest1d")
 upsample_nearest1d_backward = function("upsample_nearest1d_backward")
 upsample_nearest2d = function("upsample_nearest2d")
 upsample_nearest2d_backward = function("upsample_nearest2d_backward")
+vander = function("vander")
 var = function("var")
 var_mean = function("var_mean")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
+vsplit = function("vsplit")
+vstack = function("vstack")
 where = function("where")
 xlogy = function("xlogy")
 xlogy_ = function("xlogy_")
@@ -492,6 +520,7 @@ __all__ = [
     "bitwise_or",
     "bitwise_xor",
     "bmm",
+    "broadcast_to",
     "bucketize",
     "cat",
     "ceil",
@@ -508,6 +537,10 @@ __all__ = [
     "clip",
     "clip_",
     "clone",
+    "column_stack",
+    "combinations",
+    "concat",
+    "concatenate",
     "constant_pad_nd",
     "conv1d",
     "conv2d",
@@ -530,6 +563,7 @@ __all__ = [
     "cummin",
     "cumprod",
     "cumsum",
+    "cumulative_trapezoid",
     "deg2rad",
     "deg2rad_",
     "det",
@@ -537,10 +571,13 @@ __all__ = [
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diff",
     "dist",
     "div",
     "dot",
     "dropout",
+    "dsplit",
+    "dstack",
     "elu",
     "elu_",
     "elu_backward",
@@ -570,6 +607,8 @@ __all__ = [
     "fill_",
     "flatten",
     "flip",
+    "fliplr",
+    "flipud",
     "float_power",
     "floor",
     "floor_",
@@ -602,6 +641,8 @@ __all__ = [
     "hardtanh_backward",
     "heaviside",
     "hinge_embedding_loss",
+    "hsplit",
+    "hstack",
     "huber_loss",
     "huber_loss_backward",
     "hypot",
@@ -727,6 +768,7 @@ __all__ = [
     "randn",
     "randn_like",
     "randperm",
+    "ravel",
     "real",
     "reciprocal",
     "reciprocal_",
@@ -739,14 +781,17 @@ __all__ = [
     "relu6_",
     "relu_",
     "remainder",
+    "repeat_interleave",
     "replication_pad1d",
     "replication_pad1d_backward",
     "replication_pad2d",
     "replication_pad2d_backward",
     "reshape",
     "roll",
+    "rot90",
     "round",
     "round_",
+    "row_stack",
     "rsqrt",
     "rsqrt_",
     "rsub",
@@ -801,12 +846,16 @@ __all__ = [
     "tan_",
     "tanh",
     "tanh_",
+    "tensor_split",
     "threshold",
     "threshold_",
     "threshold_backward",
+    "tile",
     "topk",
     "trace",
     "transpose",
+    "trapezoid",
+    "trapz",
     "tril",
     "tril_indices",
     "triplet_margin_loss",
@@ -816,8 +865,12 @@ __all__ = [
     "trunc_",
     "unbind",
     "unflatten",
+    "unfold_backward",
     "unique_dim",
     "unique_dim_consecutive",
+    "unsafe_chunk",
+    "unsafe_split",
+    "unsafe_split_with_sizes",
     "unsqueeze",
     "upsample_bilinear2d",
     "upsample_bilinear2d_backward",
@@ -827,10 +880,13 @@ __all__ = [
     "upsample_nearest1d_backward",
     "upsample_nearest2d",
     "upsample_nearest2d_backward",
+    "vander",
     "var",
     "var_mean",
     "view_as_complex",
     "view_as_real",
+    "vsplit",
+    "vstack",
     "where",
     "xlogy",
     "xlogy_",

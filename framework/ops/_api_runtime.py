@@ -70,7 +70,7 @@ only the tensors asked for."""
 
 PYTHON_FUNCTIONAL: Final = frozenset(
     ("block_diag", "cartesian_prod", "cdist", "chain_matmul", "einsum", "tensordot")
-)
+) | {"atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "meshgrid"}
 """Operators whose `framework.<name>` function is written by hand in framework/functional.py (as
 PyTorch's in torch/functional.py), since its Python signature is not its schema's; the parsers
 are built as for any other, and the generated `functions` module leaves the names out."""
@@ -91,9 +91,7 @@ def python_groups(functions: list[NativeFunction]) -> dict[str, list[Overload]]:
             continue
         key = (_arguments_key(f.schema.arguments), f.schema.name)
         base = f.schema.name.partition("::")[2]
-        groups.setdefault(base, []).append(
-            Overload(f.schema, outs.get(key), f.variants, f.python_module)
-        )
+        groups.setdefault(base, []).append(Overload(f.schema, outs.get(key), f.variants, f.python_module))
     return groups
 
 

@@ -248,6 +248,14 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "replication_pad1d": {"self": Tensor((1, 2, 3))},
     "replication_pad1d_backward": {"grad_output": Tensor((1, 2, 5)), "self": Tensor((1, 2, 3))},
     "max_unpool2d": {"self": Tensor(_POOLED), "indices": Tensor(_POOLED, "int64", [0, 2, 8, 10] * 2)},
+    # shapes area
+    "repeat_interleave": {"repeats": Tensor((2,), "int64", [1, 2])},
+    "meshgrid": {"tensors": [Tensor((2,)), Tensor((3,))]},
+    "tensor_split": {"tensor_indices_or_sections": Tensor((1,), "int64", [1])},
+    "combinations": {"self": Tensor((3,))},
+    "vander": {"x": Tensor((3,))},
+    "unfold_backward": {"grad_in": Tensor((2, 2, 2))},
+    "dsplit": {"self": Tensor((2, 3, 2))},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -412,6 +420,24 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("alpha_dropout_", "p"): 0.5,
     ("feature_alpha_dropout", "p"): 0.5,
     ("feature_alpha_dropout_", "p"): 0.5,
+    # shapes area
+    ("meshgrid", "indexing"): "ij",
+    ("repeat_interleave", "repeats"): 2,
+    ("tensor_split", "sections"): 2,
+    ("tensor_split", "indices"): [1],
+    **{(op, "sections"): 1 for op in ("hsplit", "vsplit", "dsplit")},
+    **{(op, "indices"): [1] for op in ("hsplit", "vsplit", "dsplit")},
+    ("unfold", "dimension"): 1,
+    ("unfold", "size"): 2,
+    ("unfold", "step"): 1,
+    ("unfold_backward", "input_sizes"): [2, 3],
+    ("unfold_backward", "dim"): 1,
+    ("unfold_backward", "size"): 2,
+    ("unfold_backward", "step"): 1,
+    ("sum_to_size", "size"): [1, 3],
+    ("unsafe_split", "split_size"): 1,
+    ("unsafe_chunk", "chunks"): 2,
+    ("new_empty_strided", "stride"): [3, 1],
 }
 
 

@@ -104,8 +104,11 @@ def empty_strided(
     strides = tuple(stride)
     if len(strides) != len(sizes):
         raise RuntimeError(
-            f"empty_strided: mismatch in length of strides and shape (sizes {list(sizes)}, strides "
-            f"{list(strides)})"
+            f"dimensionality of sizes ({len(sizes)}) must match dimensionality of strides ({len(strides)})"
+        )
+    if any(st < 0 for st in strides):
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes={list(sizes)} and strides={list(strides)}"
         )
     extent = 0 if 0 in sizes else 1 + sum((n - 1) * st for n, st in zip(sizes, strides, strict=True))
     d = dtype or get_default_dtype()
