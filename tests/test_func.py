@@ -14,7 +14,6 @@ import pytest
 from oracle_fixtures import needs_torch, torch
 
 import framework
-import framework.func as ffunc
 
 RNG = np.random.RandomState(7)
 X = RNG.randn(3)
@@ -270,6 +269,241 @@ def test_matches_torch_func_live(name: str) -> None:
     ours_leaves, theirs_leaves = _leaves(ours), _leaves(theirs)
     # vmap stacks per-element results (StackBackward0) where PyTorch's batching rules end in the op
     names = "vmap" not in name and "stack_module_state" not in name
-    assert [_describe(leaf, names) for leaf in ours_leaves] == [_describe(leaf, names) for leaf in theirs_leaves]
+    described = [[_describe(leaf, names) for leaf in leaves] for leaves in (ours_leaves, theirs_leaves)]
+    assert described[0] == described[1]
     for a, b in zip(ours_leaves, theirs_leaves, strict=True):
         np.testing.assert_allclose(_value(a), _value(b), rtol=1e-12, atol=1e-12)
+
+
+def _scalar_sum(x: Any, y: Any = None) -> Any:
+    return x.sum()
+
+
+def _vmap_twice(lib: ModuleType, **kwargs: Any) -> Any:
+    return lib.func.vmap(lambda x, y: x + y, **kwargs)
+
+
+ERRORS: list[tuple[str, Callable[[ModuleType], Any], type[Exception], str]] = [
+    (
+        "argnum out of range",
+        lambda lib: lib.func.grad(_scalar_sum, argnums=2)(t(lib, X)),
+        RuntimeError,
+        "Got argnum=2, but only 1 positional inputs",
+    ),
+    (
+        "argnums repeated",
+        lambda lib: lib.func.grad(_scalar_sum, argnums=(0, -2))(t(lib, X), t(lib, Y)),
+        RuntimeError,
+        "argnums elements must be unique, got (0, 0)",
+    ),
+    (
+        "argnums empty",
+        lambda lib: lib.func.grad(_scalar_sum, argnums=())(t(lib, X)),
+        RuntimeError,
+        "argnums must be non-empty",
+    ),
+    (
+        "argnums list",
+        lambda lib: lib.func.grad(_scalar_sum, argnums=[0])(t(lib, X)),
+        RuntimeError,
+        "argnums must be int or Tuple[int, ...], got: <class 'list'>",
+    ),
+    (
+        "non-tensor argument",
+        lambda lib: lib.func.grad(lambda x: x)(1.5),
+        ValueError,
+        "Thing passed to transform API must be Tensor, got <class 'float'>",
+    ),
+    (
+        "non-scalar output",
+        lambda lib: lib.func.grad(lambda x: x * 2)(t(lib, X)),
+        RuntimeError,
+        "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with 1 dims. "
+        "Maybe you wanted to use the vjp or jacrev APIs instead?",
+    ),
+    (
+        "non-tensor output",
+        lambda lib: lib.func.grad(lambda x: 1.0)(t(lib, X)),
+        RuntimeError,
+        "grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got <class 'float'>",
+    ),
+    (
+        "has_aux without a pair",
+        lambda lib: lib.func.grad(_scalar_sum, has_aux=True)(t(lib, X)),
+        RuntimeError,
+        "grad_and_value(f)(*args): output of function f should be a tuple: (output, aux) if has_aux is True",
+    ),
+    (
+        "vjp integer output",
+        lambda lib: lib.func.vjp(lambda x: x.long(), t(lib, X)),
+        RuntimeError,
+        "vjp(f, ...): All outputs of f must be floating-point or complex Tensors, got Tensor with dtype "
+        "torch.int64",
+    ),
+    (
+        "vjp cotangents structure",
+        lambda lib: lib.func.vjp(lambda x: (x, x * 2), t(lib, X))[1](t(lib, X)),
+        RuntimeError,
+        "Expected pytree structure of cotangents to be the same as pytree structure of outputs to the "
+        "function. cotangents: *, primal output: (*, *)",
+    ),
+    (
+        "vjp empty output",
+        lambda lib: lib.func.vjp(lambda x: (), t(lib, X)),
+        RuntimeError,
+        "vjp(f, *primals): Expected f to be a function that has non-empty output (got output = [])",
+    ),
+    (
+        "jvp primals not a tuple",
+        lambda lib: lib.func.jvp(lambda x: x, t(lib, X), t(lib, X)),
+        RuntimeError,
+        "jvp(f, primals, tangents): Expected primals to be a tuple. E.g. it should be valid to call "
+        "f(*primals).",
+    ),
+    (
+        "jvp tangent size",
+        lambda lib: lib.func.jvp(lambda x: x, (t(lib, X),), (t(lib, M),)),
+        RuntimeError,
+        "Trying to set a forward gradient that has a different size than that of the original Tensor, this "
+        "is not supported. Tensor is of size [3] while the given forward gradient is of size [2, 3].",
+    ),
+    (
+        "jvp strict",
+        lambda lib: lib.func.jvp(lambda x: t(lib, Y), (t(lib, X),), (t(lib, X),), strict=True),
+        RuntimeError,
+        "jvp(f, primals, tangents, strict=True): The output of f is independent of the inputs. This is not "
+        "allowed with strict=True.",
+    ),
+    (
+        "jacrev chunk_size",
+        lambda lib: lib.func.jacrev(_scalar_sum, chunk_size=0),
+        ValueError,
+        "jacrev: `chunk_size` should be greater than 0.",
+    ),
+    (
+        "jacrev complex input",
+        lambda lib: lib.func.jacrev(_scalar_sum)(lib.ones(2, dtype=lib.complex128)),
+        RuntimeError,
+        "jacrev: Expected all inputs to be real but received complex tensor at flattened input idx: 0",
+    ),
+    (
+        "jacfwd randomness",
+        lambda lib: lib.func.jacfwd(_scalar_sum, randomness="sometimes")(t(lib, X)),
+        RuntimeError,
+        "Only allowed values for randomness are 'error', 'different', or 'same'. Got sometimes",
+    ),
+    (
+        "vmap batch sizes",
+        lambda lib: _vmap_twice(lib)(t(lib, M), t(lib, W)),
+        ValueError,
+        "vmap: Expected all tensors to have the same size in the mapped dimension, got sizes [2, 4] for the "
+        "mapped dimension",
+    ),
+    (
+        "vmap nothing mapped",
+        lambda lib: _vmap_twice(lib, in_dims=None)(t(lib, M), t(lib, W)),
+        ValueError,
+        "vmap(<lambda>, in_dims=None, ...)(<inputs>): expected `in_dims` to be int or a (potentially nested) "
+        "tuple matching the structure of inputs, got: <class 'NoneType'>.",
+    ),
+    (
+        "vmap all None",
+        lambda lib: _vmap_twice(lib, in_dims=(None, None))(t(lib, M), t(lib, W)),
+        ValueError,
+        "vmap: Expected at least one Tensor to vmap over",
+    ),
+    (
+        "vmap in_dim range",
+        lambda lib: _vmap_twice(lib, in_dims=(2, 0))(t(lib, M), t(lib, M)),
+        ValueError,
+        "vmap(<lambda>, in_dims=(2, 0), ...)(<inputs>): Got in_dim=2 for some input, but that input is a "
+        "Tensor of dimensionality 2 so expected in_dim to satisfy -2 <= in_dim < 2.",
+    ),
+    (
+        "vmap non-tensor",
+        lambda lib: _vmap_twice(lib)(t(lib, M), 1.0),
+        ValueError,
+        "vmap(<lambda>, in_dims=0, ...)(<inputs>): Got in_dim=0 for an input but the input is of type "
+        "<class 'float'>. We cannot vmap over non-Tensor arguments, please use None as the respective in_dim",
+    ),
+    (
+        "vmap no inputs",
+        lambda lib: lib.func.vmap(lambda: 1)(),
+        ValueError,
+        "vmap(<lambda>)(<inputs>): got no inputs. Maybe you forgot to add inputs, or you are trying to vmap "
+        "over a function with no inputs. The latter is unsupported.",
+    ),
+    (
+        "vmap random in error mode",
+        lambda lib: lib.func.vmap(lambda x: x + lib.rand(()))(t(lib, X)),
+        RuntimeError,
+        "vmap: called random operation while in randomness error mode. Please either use the 'same' or "
+        "'different' randomness flags on vmap or perform the randomness operation out of vmap",
+    ),
+    (
+        "vmap out_dim None of a batched output",
+        lambda lib: lib.func.vmap(_scalar_sum, out_dims=None)(t(lib, M)),
+        ValueError,
+        "vmap(_scalar_sum, ...): `_scalar_sum` can not return a BatchedTensor when out_dim is None",
+    ),
+    (
+        "vmap non-tensor output",
+        lambda lib: lib.func.vmap(lambda x: 1.0)(t(lib, M)),
+        ValueError,
+        "vmap(<lambda>, ...): `<lambda>` must only return Tensors, got type <class 'float'>. Did you mean to "
+        "set out_dims= to None for output?",
+    ),
+    (
+        "vmap chunk_size",
+        lambda lib: lib.func.vmap(_scalar_sum, chunk_size=-1),
+        ValueError,
+        "vmap: chunk_size should be None or greater than 0. (got -1)",
+    ),
+    (
+        "functional_call strict",
+        lambda lib: lib.func.functional_call(
+            linear(lib), {"weight": t(lib, W), "w2": t(lib, W)}, t(lib, X), strict=True
+        ),
+        RuntimeError,
+        "Error(s) in reparametrizing for Linear:\n\tUnexpected key(s): 'w2'.\n\tMissing key(s): 'bias'.",
+    ),
+    (
+        "functional_call repeated keys",
+        lambda lib: lib.func.functional_call(
+            linear(lib), ({"bias": t(lib, B)}, {"bias": t(lib, B)}), t(lib, X)
+        ),
+        ValueError,
+        "['bias'] appeared in multiple dictionaries; behavior of functional call is ambiguous",
+    ),
+    (
+        "functional_call tied values",
+        lambda lib: lib.func.functional_call(
+            lib.nn.Sequential(*[linear(lib)] * 2), {"0.bias": t(lib, B), "1.bias": t(lib, B)}, t(lib, X)
+        ),
+        ValueError,
+        "functional_call got multiple values for keys ['0.bias', '1.bias'], which are tied. Consider using "
+        "tie_weights=False",
+    ),
+    (
+        "stack_module_state classes",
+        lambda lib: lib.func.stack_module_state([linear(lib), lib.nn.Tanh()]),
+        RuntimeError,
+        "stack_module_state: Expected all models to be of the same class.",
+    ),
+    (
+        "stack_module_state modes",
+        lambda lib: lib.func.stack_module_state([linear(lib), linear(lib).eval()]),
+        RuntimeError,
+        "stack_module_state: Expected all models to have the same training/eval mode.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("build", "error", "message"), [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS])
+def test_errors_are_torchs(build: Callable[[ModuleType], Any], error: type[Exception], message: str) -> None:
+    libs = [framework] if torch is None else [framework, torch]
+    for lib in libs:
+        expected = message.replace("torch.int64", str(lib.int64))
+        with pytest.raises(error) as info:
+            build(lib)
+        assert str(info.value) == expected

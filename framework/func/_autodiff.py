@@ -325,7 +325,7 @@ def jvp(
         flat_outputs, output_spec = _tensor_outputs(output, _JVP)
         differentiable = [o for o in flat_outputs if o.requires_grad]
         us = [level.made(framework.zeros_like(o, requires_grad=True)) for o in differentiable]
-        vjps = _grad(differentiable, tuple(call.inputs), us, create_graph=True) if us else ()
+        vjps = _grad(differentiable, tuple(call.inputs), us, create_graph=True)
         pairs = [(v, t) for v, t in zip(vjps, flat_tangents, strict=True) if v is not None]
         keep = level.reaches_outside(flat_outputs) or any(t.requires_grad for t in flat_tangents)
         products = (
@@ -408,9 +408,16 @@ def jacfwd(
     func: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False, *, randomness: str = "error"
 ) -> Callable[..., Any]:
     """The Jacobian as `jacrev` gives it, under PyTorch's `jacfwd` name and checks: without
-    forward-mode AD here it is computed in reverse mode too (`randomness` is checked only)."""
-    check_randomness(randomness)
-    return _jacobian(func, argnums, has_aux, "jacfwd")
+    forward-mode AD here it is computed in reverse mode too (`randomness` is checked, when the
+    function is called, and otherwise unused)."""
+    jacobian = _jacobian(func, argnums, has_aux, "jacfwd")
+
+    @functools.wraps(func)
+    def wrapper(*args: Any) -> Any:
+        check_randomness(randomness)
+        return jacobian(*args)
+
+    return wrapper
 
 
 def hessian(func: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
