@@ -55,13 +55,13 @@ OPTIM_CASES: list[tuple[str, dict[str, Any]]] = [
 LBFGS_CASES: list[tuple[str, dict[str, Any]]] = [
     ("least_squares", {}),
     ("least_squares", {"lr": 0.1, "max_iter": 5}),
-    ("least_squares", {"lr": 0.01, "history_size": 2, "tolerance_change": 0.0}),
+    ("least_squares", {"lr": 0.01, "history_size": 2, "tolerance_change": 0.0, "max_iter": 8}),
     ("least_squares", {"line_search_fn": "strong_wolfe"}),
-    ("rosenbrock", {"line_search_fn": "strong_wolfe"}),
+    ("rosenbrock", {"line_search_fn": "strong_wolfe", "max_iter": 6}),
     ("rosenbrock", {"line_search_fn": "strong_wolfe", "history_size": 3, "max_iter": 7, "lr": 0.5}),
     ("rosenbrock", {"lr": 0.1, "max_iter": 5, "max_eval": 3}),
 ]
-LBFGS_STEPS = 5
+LBFGS_STEPS = 4
 
 SGD = "lib.optim.SGD(groups, lr=0.1, momentum=0.9)"
 ADAM = "lib.optim.Adam(groups, lr=0.1)"

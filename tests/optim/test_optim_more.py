@@ -336,3 +336,24 @@ def test_lbfgs_stops_at_an_optimum_and_checks_its_arguments() -> None:
     ):
         optim.LBFGS(groups)
     assert optim.LBFGS([param], max_iter=8).defaults["max_eval"] == 10
+
+
+@needs_torch
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_complex_parameters_match_torch_live(line_search_fn: str | None) -> None:
+    start, target = np.array([1 + 2j, -0.5 + 0.3j]), np.array([0.3 - 1j, 2 + 0j])
+    results = []
+    for lib in (framework, torch):
+        z = lib.tensor(start, requires_grad=True)
+        opt = lib.optim.LBFGS([z], line_search_fn=line_search_fn)
+
+        def closure(z: Any = z, opt: Any = opt, lib: Any = lib) -> Any:
+            opt.zero_grad()
+            loss = (lib.view_as_real(z - lib.tensor(target)) ** 4).sum()
+            loss.backward()
+            return loss
+
+        for _ in range(3):
+            opt.step(closure)
+        results.append(z.detach().numpy())
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-10)
