@@ -98,12 +98,14 @@ import framework.autograd.functional  # noqa: E402  (imports the API above, as a
 from framework import autograd as autograd  # noqa: E402
 from framework import backends as backends  # noqa: E402
 from framework import cuda as cuda  # noqa: E402
+from framework import func as func  # noqa: E402  (transforms over autograd and nn)
 from framework import linalg as linalg  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
 from framework import return_types as return_types  # noqa: E402
 from framework import utils as utils  # noqa: E402
 from framework._tensor_type import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
+from framework.func import vmap as vmap  # noqa: E402
 
 __version__: str = _version("framework")
 
@@ -182,6 +184,7 @@ __all__ = [
     "float32",
     "float64",
     "from_numpy",
+    "func",
     "get_default_device",
     "get_default_dtype",
     "get_num_threads",
@@ -235,4 +238,5 @@ __all__ = [
     "unique_consecutive",
     "use_deterministic_algorithms",
     "utils",
+    "vmap",
 ]

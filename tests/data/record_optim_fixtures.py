@@ -1,5 +1,6 @@
 """Record ``optim_more_fixtures.json``: PyTorch's parameters after steps of the optimizers Adamax,
-NAdam, RAdam, Adadelta and ASGD, and its learning rates (and momenta) under the schedulers
+NAdam, RAdam, Adadelta, ASGD, Rprop and Adafactor, its LBFGS runs (``run_lbfgs``), and its
+learning rates (and momenta) under the schedulers
 ConstantLR, LinearLR, SequentialLR, ChainedScheduler, CosineAnnealingWarmRestarts, OneCycleLR,
 CyclicLR, PolynomialLR and MultiplicativeLR, for tests that run without it.
 
@@ -20,6 +21,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record_nn_fixtures import OPTIM_MODES, encode, run_optimizer
 
@@ -39,7 +42,26 @@ OPTIM_CASES: list[tuple[str, dict[str, Any]]] = [
     ("ASGD", {"lr": 0.05}),
     ("ASGD", {"lr": 0.05, "lambd": 0.01, "alpha": 0.5, "t0": 3, "weight_decay": 0.1}),
     ("ASGD", {"lr": 0.05, "t0": 0, "maximize": True}),
+    ("Rprop", {}),
+    ("Rprop", {"lr": 0.05, "etas": (0.3, 1.5), "step_sizes": (1e-3, 0.02), "maximize": True}),
+    ("Adafactor", {}),
+    ("Adafactor", {"lr": 0.05, "beta2_decay": -0.5, "eps": (1e-4, 1e-2), "d": 1.5, "weight_decay": 0.1}),
+    ("Adafactor", {"lr": 0.2, "eps": (None, 0.5), "maximize": True}),
 ]
+
+# LBFGS runs: (problem, keyword arguments), LBFGS_STEPS steps of step(closure) in float64 (in
+# float32 the last-bit differences of this framework's sums and dot products from PyTorch's grow
+# over the line searches and the curvature history).
+LBFGS_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("least_squares", {}),
+    ("least_squares", {"lr": 0.1, "max_iter": 5}),
+    ("least_squares", {"lr": 0.01, "history_size": 2, "tolerance_change": 0.0, "max_iter": 8}),
+    ("least_squares", {"line_search_fn": "strong_wolfe"}),
+    ("rosenbrock", {"line_search_fn": "strong_wolfe", "max_iter": 6}),
+    ("rosenbrock", {"line_search_fn": "strong_wolfe", "history_size": 3, "max_iter": 7, "lr": 0.5}),
+    ("rosenbrock", {"lr": 0.1, "max_iter": 5, "max_eval": 3}),
+]
+LBFGS_STEPS = 4
 
 SGD = "lib.optim.SGD(groups, lr=0.1, momentum=0.9)"
 ADAM = "lib.optim.Adam(groups, lr=0.1)"
@@ -127,6 +149,35 @@ def run_scheduler(lib: ModuleType, optimizer_expr: str, scheduler_expr: str) -> 
     return values
 
 
+def run_lbfgs(lib: ModuleType, problem: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The parameters and each step's returned loss over LBFGS_STEPS steps of LBFGS on `problem`
+    (a least-squares fit or a Rosenbrock function of the rows of a matrix), and the state's
+    `func_evals` and `n_iter` counters."""
+    rng = np.random.RandomState(0)
+    w = lib.tensor(rng.randn(3, 4), requires_grad=True)
+    b = lib.tensor(rng.randn(3), requires_grad=True)
+    x, y = lib.tensor(rng.randn(8, 4)), lib.tensor(rng.randn(8, 3))
+    optimizer = lib.optim.LBFGS([w, b], **kwargs)
+
+    def closure() -> Any:
+        optimizer.zero_grad()
+        if problem == "least_squares":
+            loss = ((x @ w.t() + b - y) ** 2).mean()
+        else:
+            loss = ((1 - w[:, :-1]) ** 2 + 100 * (w[:, 1:] - w[:, :-1] ** 2) ** 2).sum() + (b * b).sum()
+        loss.backward()
+        return loss
+
+    losses = [optimizer.step(closure).item() for _ in range(LBFGS_STEPS)]
+    state = optimizer.state[w]
+    return {
+        "params": [encode(w.detach().numpy()), encode(b.detach().numpy())],
+        "losses": losses,
+        "func_evals": state["func_evals"],
+        "n_iter": state["n_iter"],
+    }
+
+
 def record() -> dict[str, Any]:
     import torch
 
@@ -141,6 +192,7 @@ def record() -> dict[str, Any]:
             for mode in OPTIM_MODES
         ],
         "schedulers": [run_scheduler(torch, o, s) for o, s in SCHEDULER_CASES],
+        "lbfgs": [run_lbfgs(torch, problem, kwargs) for problem, kwargs in LBFGS_CASES],
     }
 
 
