@@ -65,7 +65,15 @@ from framework.c10.dtypes import (
     uint8,
 )
 from framework.c10.storage import UntypedStorage
-from framework.functional import block_diag, cartesian_prod, cdist, chain_matmul, einsum, tensordot
+from framework.functional import (
+    block_diag,
+    cartesian_prod,
+    cdist,
+    chain_matmul,
+    einsum,
+    tensordot,
+    unravel_index,
+)
 from framework.library import Library
 from framework.random import (
     Generator,
@@ -214,6 +222,7 @@ __all__ = [
     "uint8",
     "unique",
     "unique_consecutive",
+    "unravel_index",
     "use_deterministic_algorithms",
     "utils",
 ]

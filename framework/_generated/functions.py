@@ -53,8 +53,10 @@ arange = function("arange")
 argmax = function("argmax")
 argmin = function("argmin")
 argsort = function("argsort")
+argwhere = function("argwhere")
 as_strided = function("as_strided")
 as_strided_ = function("as_strided_")
+as_strided_scatter = function("as_strided_scatter")
 asin = function("asin")
 asin_ = function("asin_")
 atan = function("atan")
@@ -120,6 +122,7 @@ diag = function("diag")
 diag_embed = function("diag_embed")
 diagflat = function("diagflat")
 diagonal = function("diagonal")
+diagonal_scatter = function("diagonal_scatter")
 dist = function("dist")
 div = function("div")
 dot = function("dot")
@@ -190,8 +193,12 @@ huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
 imag = function("imag")
 index = function("index")
+index_add = function("index_add")
+index_copy = function("index_copy")
+index_fill = function("index_fill")
 index_put = function("index_put")
 index_put_ = function("index_put_")
+index_reduce = function("index_reduce")
 index_select = function("index_select")
 instance_norm = function("instance_norm")
 inverse = function("inverse")
@@ -237,6 +244,8 @@ logsumexp = function("logsumexp")
 lt = function("lt")
 margin_ranking_loss = function("margin_ranking_loss")
 masked_fill = function("masked_fill")
+masked_scatter = function("masked_scatter")
+masked_scatter_backward = function("masked_scatter_backward")
 masked_select = function("masked_select")
 matmul = function("matmul")
 max = function("max")
@@ -301,6 +310,7 @@ poisson_nll_loss = function("poisson_nll_loss")
 pow = function("pow")
 prelu = function("prelu")
 prod = function("prod")
+put = function("put")
 rad2deg = function("rad2deg")
 rad2deg_ = function("rad2deg_")
 rand = function("rand")
@@ -336,8 +346,10 @@ rsub = function("rsub")
 scalar_tensor = function("scalar_tensor")
 scatter = function("scatter")
 scatter_add = function("scatter_add")
+scatter_reduce = function("scatter_reduce")
 searchsorted = function("searchsorted")
 select = function("select")
+select_scatter = function("select_scatter")
 selu = function("selu")
 selu_ = function("selu_")
 sgn = function("sgn")
@@ -354,6 +366,7 @@ sin_ = function("sin_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+slice_scatter = function("slice_scatter")
 slogdet = function("slogdet")
 smooth_l1_loss = function("smooth_l1_loss")
 smooth_l1_loss_backward = function("smooth_l1_loss_backward")
@@ -380,6 +393,8 @@ sum = function("sum")
 swapaxes = function("swapaxes")
 swapdims = function("swapdims")
 t = function("t")
+take = function("take")
+take_along_dim = function("take_along_dim")
 tan = function("tan")
 tan_ = function("tan_")
 tanh = function("tanh")
@@ -470,8 +485,10 @@ __all__ = [
     "argmax",
     "argmin",
     "argsort",
+    "argwhere",
     "as_strided",
     "as_strided_",
+    "as_strided_scatter",
     "asin",
     "asin_",
     "atan",
@@ -537,6 +554,7 @@ __all__ = [
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_scatter",
     "dist",
     "div",
     "dot",
@@ -607,8 +625,12 @@ __all__ = [
     "hypot",
     "imag",
     "index",
+    "index_add",
+    "index_copy",
+    "index_fill",
     "index_put",
     "index_put_",
+    "index_reduce",
     "index_select",
     "instance_norm",
     "inverse",
@@ -654,6 +676,8 @@ __all__ = [
     "lt",
     "margin_ranking_loss",
     "masked_fill",
+    "masked_scatter",
+    "masked_scatter_backward",
     "masked_select",
     "matmul",
     "max",
@@ -718,6 +742,7 @@ __all__ = [
     "pow",
     "prelu",
     "prod",
+    "put",
     "rad2deg",
     "rad2deg_",
     "rand",
@@ -753,8 +778,10 @@ __all__ = [
     "scalar_tensor",
     "scatter",
     "scatter_add",
+    "scatter_reduce",
     "searchsorted",
     "select",
+    "select_scatter",
     "selu",
     "selu_",
     "sgn",
@@ -771,6 +798,7 @@ __all__ = [
     "sinh",
     "sinh_",
     "slice",
+    "slice_scatter",
     "slogdet",
     "smooth_l1_loss",
     "smooth_l1_loss_backward",
@@ -797,6 +825,8 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "t",
+    "take",
+    "take_along_dim",
     "tan",
     "tan_",
     "tanh",
