@@ -248,6 +248,15 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "replication_pad1d": {"self": Tensor((1, 2, 3))},
     "replication_pad1d_backward": {"grad_output": Tensor((1, 2, 5)), "self": Tensor((1, 2, 3))},
     "max_unpool2d": {"self": Tensor(_POOLED), "indices": Tensor(_POOLED, "int64", [0, 2, 8, 10] * 2)},
+    # indexing (more)
+    **{
+        op: {"index": Tensor((2,), "int64", [0, 1]), "value": Tensor(())}
+        for base in ("index_add", "index_copy", "index_reduce", "index_fill")
+        for op in (base, f"{base}_")
+    },
+    "take_along_dim": {"indices": Tensor((2, 3), "int64", [0, 1, 0, 1, 0, 1])},
+    "select_scatter": {"src": Tensor((3,))},
+    "diagonal_scatter": {"src": Tensor((2,))},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -412,6 +421,9 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("alpha_dropout_", "p"): 0.5,
     ("feature_alpha_dropout", "p"): 0.5,
     ("feature_alpha_dropout_", "p"): 0.5,
+    **{(op, "reduce"): "sum" for op in ("scatter_reduce", "scatter_reduce_")},
+    **{(op, "reduce"): "prod" for op in ("index_reduce", "index_reduce_")},
+    ("masked_scatter_backward", "sizes"): [3],
 }
 
 

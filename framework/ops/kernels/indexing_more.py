@@ -32,12 +32,12 @@ from framework.ops.kernels._registry import (
     not_implemented,
     out_dtype_message,
     register_variants,
-    same_device,
     wrap_dim,
 )
 from framework.ops.kernels.indexing import (
     _INDEX_DTYPES,
     OutDtypeMessage,
+    _check_devices,
     _check_index_values,
     _check_overlap,
     _copy_of,
@@ -118,38 +118,64 @@ def _identity(reduce: str, d: np.dtype[Any]) -> Any:
     return info.min if reduce == "amax" else info.max
 
 
-def _reduce_into(a: Array, target: tuple[Any, ...], values: Any, reduce: str, include_self: bool) -> None:
+def _reduce_into(
+    a: Array, target: tuple[Any, ...], values: Any, reduce: str, include_self: bool, *, wide_half: bool
+) -> None:
     """Combine `values` into `a[target]` by `reduce` (starting from the reduction's identity at the
-    targets unless `include_self`).  "mean" divides each target by how many values it received
-    (plus one for self), integers with floor division; float16 accumulates in float32."""
-    acc = a.astype(np.float32) if a.dtype == np.float16 else a
+    targets unless `include_self`).  "mean" then divides each target by how many values it
+    received (plus one for self), integers with floor division.  float16 values are combined in
+    float32 and rounded once (`wide_half`: scatter_reduce's loops) or rounded at every step
+    (index_reduce's); the division is a float16 one either way."""
+    acc = a.astype(np.float32) if wide_half and a.dtype == np.float16 else a
     if not include_self:
         acc[target] = _identity(reduce, acc.dtype)
     _UFUNCS[reduce].at(acc, target, np.asarray(values).astype(acc.dtype, copy=False))
+    if acc is not a:
+        a[...] = acc
     if reduce == "mean":
         count = np.full(a.shape, int(include_self), dtype=np.int64)
         np.add.at(count, target, 1)
         np.maximum(count, 1, out=count)
-        if acc.dtype.kind in "fc":
-            acc /= count
+        if a.dtype.kind in "fc":
+            np.divide(a, count.astype(a.dtype), out=a)
         else:
-            np.floor_divide(acc, count, out=acc, casting="unsafe")
-    if acc is not a:
-        a[...] = acc
+            np.floor_divide(a, count, out=a, casting="unsafe")
 
 
-def _check_reduce_dtype(op: str, reduce: str, d: dtype) -> None:
-    """PyTorch's CPU reductions have no complex max/min."""
+def _check_scatter_reduce_dtype(reduce: str, d: dtype) -> None:
+    """The reductions PyTorch's CPU scatter_reduce has no kernel for."""
+    if (d.is_complex and reduce in ("amax", "amin")) or (d is bool_ and reduce == "mean"):
+        raise not_implemented(f"scatter_gather_tensor_cpu_reduce_{reduce}", d)
+
+
+def _check_index_reduce_dtype(reduce: str, include_self: bool, d: dtype) -> None:
+    """The reductions PyTorch's CPU index_reduce has no kernel for."""
+    if not include_self and (d is bool_ or d.is_complex):
+        raise not_implemented("index_reduce_func_exclude_input_init", d)
     if d.is_complex and reduce in ("amax", "amin"):
-        raise not_implemented(f"{op}_{reduce}", d)
+        raise not_implemented("maximum_cpu" if reduce == "amax" else "minimum_cpu", d)
+    if d is bool_ and reduce == "mean":
+        raise not_implemented("div_floor_cpu", d)
 
 
 # ---- index_add, index_reduce ---------------------------------------------------------------------
 
 
+def _check_one_device(op: str, self: Tensor, index: Tensor, source: Tensor) -> None:
+    devices = (self._impl.device, index._impl.device, source._impl.device)
+    if len({d.device_type for d in devices}) > 1:
+        raise RuntimeError(
+            f"{op}(): self, index and source expected to be in the same device, but got (self) {devices[0]}, "
+            f"(index) {devices[1]}, and (source) {devices[2]}"
+        )
+
+
 def _index_func_check(op: str, self: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
     """The checks of index_add_ and index_reduce_ (PyTorch's index_func_meta_impl); the wrapped dim."""
-    same_device(op, (self, index, source))
+    if op == "index_add_":
+        _check_one_device("index_add", self, index, source)
+    else:
+        _check_devices(op, self, (index, source))
     sizes, source_sizes = self._impl.sizes, source._impl.sizes
     d = wrap_dim(dim, len(sizes))
     idx = index._impl
@@ -221,7 +247,6 @@ def _index_reduce_check(
             f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}."
         )
     d = _index_func_check("index_reduce_", self, dim, index, source)
-    _check_reduce_dtype("index_reduce_func_cpu", reduce, self._impl.dtype)
     warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.")
     return d
 
@@ -241,10 +266,12 @@ def _index_reduce_fill(
     idx = _index_values(index)
     if not idx.size:
         return
+    _check_index_reduce_dtype(reduce, include_self, out._impl.dtype)
     size = a.shape[dim]
     if np.any((idx < 0) | (idx >= size)):
         raise IndexError("index out of range in self")
-    _reduce_into(a, _dim_target(dim, idx), _nonempty_array(array(source)), reduce, include_self)
+    values = _nonempty_array(array(source))
+    _reduce_into(a, _dim_target(dim, idx), values, reduce, include_self, wide_half=False)
 
 
 _register("index_reduce", _index_reduce_check, _index_reduce_fill)
@@ -255,7 +282,7 @@ _register("index_reduce", _index_reduce_check, _index_reduce_fill)
 
 def _index_copy_check(self: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
     """PyTorch's index_copy_ checks; the wrapped dim."""
-    same_device("index_copy_", (self, index, source))
+    _check_one_device("index_copy", self, index, source)
     sizes, source_sizes = self._impl.sizes, source._impl.sizes
     d = wrap_dim(dim, len(sizes))
     idx = index._impl
@@ -316,8 +343,7 @@ def _index_fill_check(
 ) -> tuple[int, Number | None]:
     """PyTorch's index_fill_ checks; the wrapped dim and the Scalar (None: a value on Meta)."""
     fill = fill_value(value, "index_fill_")
-    tensors = (self, index, value) if isinstance(value, Tensor) and value._impl.dim() else (self, index)
-    same_device("index_fill_", tensors)
+    _check_devices("index_fill_", self, (index, value if isinstance(value, Tensor) else None))
     if index._impl.dtype is not int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     if isinstance(fill, complex) and not self._impl.dtype.is_complex:
@@ -362,7 +388,6 @@ def _scatter_reduce_check(
     d = _scatter_meta(self, dim, index, src, None)
     if reduce not in _SCATTER_REDUCTIONS:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-    _check_reduce_dtype("scatter_gather_tensor_cpu_reduce", reduce, self._impl.dtype)
     return d
 
 
@@ -379,8 +404,9 @@ def _scatter_reduce_fill(
 ) -> None:
     if index._impl.numel() == 0:
         return
+    _check_scatter_reduce_dtype(reduce, out._impl.dtype)
     a, target, values = scatter_target(out, dim, index, src)
-    _reduce_into(a, target, values, reduce, include_self)
+    _reduce_into(a, target, values, reduce, include_self, wide_half=True)
 
 
 _register("scatter_reduce", _scatter_reduce_check, _scatter_reduce_fill)
@@ -390,7 +416,7 @@ _register("scatter_reduce", _scatter_reduce_check, _scatter_reduce_fill)
 
 
 def _masked_scatter_check(self: Tensor, mask: Tensor, source: Tensor) -> None:
-    same_device("masked_scatter_", (self, mask, source))
+    _check_devices("masked_scatter_", self, (mask, source))
     if self._impl.dtype is not source._impl.dtype:
         raise RuntimeError(
             "masked_scatter: expected self and source to have same dtypes but got"
@@ -476,7 +502,7 @@ def _flat_positions(index: Tensor, numel: int) -> Array:
 
 def _take_check(self: Tensor, index: Tensor) -> None:
     _check_long_index("take", index)
-    same_device("take", (self, index))
+    _check_devices("take", self, (index,))
 
 
 def _take_fill(out: Tensor, self: Tensor, index: Tensor) -> None:
@@ -519,7 +545,7 @@ def take_out(self: Tensor, index: Tensor, *, out: Tensor) -> Tensor:
 def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """Write (or with `accumulate`, add) source's elements at the flat positions `index` names."""
     _check_long_index("put_", index)
-    same_device("put_", (self, index, source))
+    _check_devices("put_", self, (index, source))
     if self._impl.dtype is not source._impl.dtype:
         raise RuntimeError(
             "put_(): self and source expected to have the same dtype, but got self.dtype = "
