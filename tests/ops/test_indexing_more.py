@@ -299,6 +299,11 @@ ERRORS: list[tuple[Callable[[], Any], type[Exception], str]] = [
         "index -1 is out of bounds for dimension 0 with size 3",
     ),
     (
+        lambda: framework.zeros(3).index_add(0, long([3]), framework.ones(1)),
+        IndexError,
+        "index out of range in self",
+    ),
+    (
         lambda: Z.index_copy(0, I2, ONES.double()),
         RuntimeError,
         "index_copy_(): self and source expected to have the same dtype, but got (self) Float and (source) "

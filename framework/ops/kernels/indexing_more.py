@@ -50,7 +50,6 @@ from framework.ops.kernels.indexing import (
 )
 
 Array = npt.NDArray[Any]
-Shape = tuple[int, ...]
 Check = Callable[..., Any]
 Fill = Callable[..., None]
 
@@ -162,6 +161,7 @@ def _check_index_reduce_dtype(reduce: str, include_self: bool, d: dtype) -> None
 
 
 def _check_one_device(op: str, self: Tensor, index: Tensor, source: Tensor) -> None:
+    """index_add and index_copy want all three on one device (a CPU index with Meta self too)."""
     devices = (self._impl.device, index._impl.device, source._impl.device)
     if len({d.device_type for d in devices}) > 1:
         raise RuntimeError(
@@ -172,10 +172,6 @@ def _check_one_device(op: str, self: Tensor, index: Tensor, source: Tensor) -> N
 
 def _index_func_check(op: str, self: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
     """The checks of index_add_ and index_reduce_ (PyTorch's index_func_meta_impl); the wrapped dim."""
-    if op == "index_add_":
-        _check_one_device("index_add", self, index, source)
-    else:
-        _check_devices(op, self, (index, source))
     sizes, source_sizes = self._impl.sizes, source._impl.sizes
     d = wrap_dim(dim, len(sizes))
     idx = index._impl
@@ -218,7 +214,13 @@ def _index_values(index: Tensor) -> Array:
     return _index_array(index).reshape(-1)
 
 
+def _check_in_self(idx: Array, size: int) -> None:
+    if np.any((idx < 0) | (idx >= size)):
+        raise IndexError("index out of range in self")
+
+
 def _index_add_check(self: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Number = 1) -> int:
+    _check_one_device("index_add", self, index, source)
     return _index_func_check("index_add_", self, dim, index, source)
 
 
@@ -227,9 +229,12 @@ def _index_add_fill(
 ) -> None:
     a = _nonempty_array(array(out))
     idx = _index_values(index)
-    if not idx.size:
+    if not idx.size or (out._impl.dim() > 1 and not a.size):
         return
-    _check_index_values(idx, a.shape[dim], dim)
+    if out._impl.dim() > 1:
+        _check_index_values(idx, a.shape[dim], dim)
+    else:
+        _check_in_self(idx, a.shape[dim])
     values = _nonempty_array(array(source))
     if alpha != 1:
         values = values * np.asarray(alpha).astype(a.dtype)
@@ -246,6 +251,7 @@ def _index_reduce_check(
         raise RuntimeError(
             f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}."
         )
+    _check_devices("index_reduce_", self, (index, source))
     d = _index_func_check("index_reduce_", self, dim, index, source)
     warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.")
     return d
@@ -267,9 +273,7 @@ def _index_reduce_fill(
     if not idx.size:
         return
     _check_index_reduce_dtype(reduce, include_self, out._impl.dtype)
-    size = a.shape[dim]
-    if np.any((idx < 0) | (idx >= size)):
-        raise IndexError("index out of range in self")
+    _check_in_self(idx, a.shape[dim])
     values = _nonempty_array(array(source))
     _reduce_into(a, _dim_target(dim, idx), values, reduce, include_self, wide_half=False)
 
