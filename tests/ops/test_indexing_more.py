@@ -85,7 +85,10 @@ def test_in_place_and_out_variants() -> None:
             framework.from_numpy(X), 0, long(ROWS), framework.from_numpy(SOURCE), out=framework.empty(0)
         )
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        framework.zeros(1, 3).expand(4, 3).index_add_(0, long([0]), framework.ones(1, 3))
+    with pytest.warns(UserWarning, match="Use of index_fill_ on expanded tensors is deprecated"):
         framework.zeros(1, 3).expand(4, 3).index_fill_(0, long([0]), 1.0)
+    assert framework.zeros(3, 4).t().index_fill(0, long([0]), 1.0).stride() == (1, 4)
 
 
 # ---- index_reduce, scatter_reduce ------------------------------------------------------------------

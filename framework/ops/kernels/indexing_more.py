@@ -36,7 +36,6 @@ from framework.ops.kernels._registry import (
 )
 from framework.ops.kernels.indexing import (
     _INDEX_DTYPES,
-    OutDtypeMessage,
     _check_devices,
     _check_index_values,
     _check_overlap,
@@ -45,6 +44,7 @@ from framework.ops.kernels.indexing import (
     _nonempty_array,
     _prepare_out,
     _scatter_meta,
+    _warn_expanded,
     fill_value,
     scatter_target,
 )
@@ -64,11 +64,19 @@ _UFUNCS: Final[dict[str, np.ufunc]] = {
 }
 
 
-def _register(name: str, check: Check, fill: Fill, message: OutDtypeMessage = out_dtype_message) -> None:
-    """Register `name` (a copy of self, then written), `name_` (self written in place) and
-    `name_out`.  `check(self, *args, **kwargs)` refuses bad arguments and returns what `fill`
-    needs; `fill(target, checked, self, *args, **kwargs)` writes into `target`, which holds
-    self's values, on the CPU only."""
+def _register(
+    name: str,
+    check: Check,
+    fill: Fill,
+    *,
+    functional_kernel: bool = True,
+    expanded_example: str | None = None,
+) -> None:
+    """Register `name` (a contiguous copy of self, then written; unless not `functional_kernel`),
+    `name_` (self written in place) and `name_out`.  `check(self, *args, **kwargs)` refuses bad
+    arguments and returns what `fill` needs; `fill(target, checked, self, *args, **kwargs)`
+    writes into `target`, which holds self's values, on the CPU only.  The in-place variant
+    refuses an expanded self, or with `expanded_example` only warns (PyTorch's deprecation)."""
 
     def functional(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         checked = check(self, *args, **kwargs)
@@ -80,7 +88,9 @@ def _register(name: str, check: Check, fill: Fill, message: OutDtypeMessage = ou
     def inplace(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         checked = check(self, *args, **kwargs)
         if not is_meta(self._impl.device):
-            if has_internal_overlap(self._impl):
+            if expanded_example is not None:
+                _warn_expanded(f"{name}_", self, expanded_example)
+            elif has_internal_overlap(self._impl):
                 raise RuntimeError(INTERNAL_OVERLAP)
             _check_overlap(self, [a for a in args if isinstance(a, Tensor)])
             fill(self, checked, self, *args, **kwargs)
@@ -88,14 +98,17 @@ def _register(name: str, check: Check, fill: Fill, message: OutDtypeMessage = ou
 
     def out_variant(self: Tensor, *args: Any, out: Tensor, **kwargs: Any) -> Tensor:
         checked = check(self, *args, **kwargs)
-        _prepare_out(out, self._impl.sizes, self._impl.dtype, message)
+        _prepare_out(out, self._impl.sizes, self._impl.dtype, out_dtype_message)
         if not is_meta(out._impl.device):
             _check_overlap(out, [a for a in args if isinstance(a, Tensor)])
             array(out)[...] = array(self)
             fill(out, checked, self, *args, **kwargs)
         return out
 
-    register_variants(name, {"": functional, "_": inplace, "_out": out_variant})
+    variants = {"_": inplace, "_out": out_variant}
+    if functional_kernel:
+        variants[""] = functional
+    register_variants(name, variants)
 
 
 def _dim_target(dim: int, idx: Array) -> tuple[Any, ...]:
@@ -380,7 +393,22 @@ def _index_fill_fill(
     a[_dim_target(dim, idx)] = checked_scalar(fill, out._impl.dtype)
 
 
-_register("index_fill", _index_fill_check, _index_fill_fill)
+_register(
+    "index_fill",
+    _index_fill_check,
+    _index_fill_fill,
+    functional_kernel=False,
+    expanded_example="tensor[mask] = scalar",
+)
+
+
+@kernel("index_fill")
+def index_fill(self: Tensor, dim: int, index: Tensor, value: Tensor | Number) -> Tensor:
+    """A copy of self (keeping its strides) filled by index_fill_ (CompositeExplicitAutograd)."""
+    result: Tensor = aten_op(
+        "index_fill_.int_Scalar" if not isinstance(value, Tensor) else "index_fill_.int_Tensor"
+    )(aten_op("clone.default")(self), dim, index, value)
+    return result
 
 
 # ---- scatter_reduce --------------------------------------------------------------------------------
