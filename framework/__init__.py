@@ -78,6 +78,7 @@ from framework.functional import (
     einsum,
     meshgrid,
     tensordot,
+    unravel_index,
 )
 from framework.library import Library
 from framework.random import (
@@ -236,6 +237,7 @@ __all__ = [
     "uint8",
     "unique",
     "unique_consecutive",
+    "unravel_index",
     "use_deterministic_algorithms",
     "utils",
     "vmap",

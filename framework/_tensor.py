@@ -43,10 +43,11 @@ if TYPE_CHECKING:
     from framework.autograd.graph import Node, RemovableHandle
 
 _WARNED: Final[set[str]] = set()
-"""The deprecation warnings of `T`/`mT`/`mH`/`H` already given (PyTorch gives each once)."""
+"""The warnings given once per process (PyTorch's TORCH_WARN_ONCE) already given: the deprecations of
+`T`/`mT`/`mH`/`H`, index_reduce's beta notice."""
 
 
-def _warn_once(key: str, message: str) -> None:
+def warn_once(key: str, message: str) -> None:
     if key not in _WARNED:
         _WARNED.add(key)
         warnings.warn(message, UserWarning, stacklevel=3)
@@ -457,11 +458,11 @@ class Tensor(TensorMethods):
         their own)."""
         ndim = self.dim()
         if ndim == 0:
-            _warn_once(
+            warn_once(
                 "T0", "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
             )
         elif ndim != 2:
-            _warn_once(
+            warn_once(
                 "T",
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
                 "deprecated and it will throw an error in a future release. Consider `x.mT` to "
@@ -475,7 +476,7 @@ class Tensor(TensorMethods):
         """Each matrix of a batch transposed (`transpose(-2, -1)`)."""
         ndim = self.dim()
         if ndim == 0:
-            _warn_once(
+            warn_once(
                 "mT0", "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
             )
             return self
@@ -491,7 +492,7 @@ class Tensor(TensorMethods):
         same as `mT`."""
         ndim = self.dim()
         if ndim == 0:
-            _warn_once("mH0", "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
+            warn_once("mH0", "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
             return self._adjoint_of_real("mH")
         if ndim < 2:
             raise RuntimeError(
@@ -505,7 +506,7 @@ class Tensor(TensorMethods):
         of a matrix."""
         ndim = self.dim()
         if ndim == 0:
-            _warn_once("H0", "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
+            warn_once("H0", "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
             return self._adjoint_of_real("H")
         if ndim != 2:
             raise RuntimeError(

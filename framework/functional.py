@@ -5,11 +5,14 @@ operator; the code generator leaves these names out of `framework._generated.fun
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Final
 
 from framework._size import Size
 from framework._tensor import Tensor
+from framework._tensor_new import tensor
+from framework.c10.dtypes import bool_, int64
 from framework.ops._api_runtime import function
 
 _einsum: Final = function("einsum")
@@ -179,6 +182,29 @@ def atleast_3d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ..
     return _atleast(_atleast_3d, tensors)
 
 
+
+def unravel_index(indices: Tensor, shape: int | Sequence[int]) -> tuple[Tensor, ...]:
+    """The coordinates in a tensor of `shape` of each flat (row-major) index: one int64 tensor per
+    dimension, shaped like `indices`.  As in PyTorch, indices are not checked: each coordinate is
+    the index floor-divided by the size of the dimensions after it, modulo its own size."""
+    d = indices.dtype
+    if d.is_floating_point or d.is_complex or d is bool_:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {d}")
+    if isinstance(shape, int):
+        sizes = [shape]
+    elif isinstance(shape, Sequence):
+        for n in shape:
+            if not isinstance(n, int):
+                raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(n)}")
+        sizes = list(shape)
+    else:
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
+    if any(n < 0 for n in sizes):
+        raise ValueError(f"'shape' cannot have negative values, but got {tuple(sizes)}")
+    strides = [math.prod(sizes[i + 1 :]) for i in range(len(sizes))]
+    coordinates = indices.unsqueeze(-1).floor_divide(tensor(strides, dtype=int64, device=indices.device))
+    return tuple((coordinates % tensor(sizes, dtype=int64, device=indices.device)).unbind(-1))
+
 __all__ = [
     "atleast_1d",
     "atleast_2d",
@@ -192,4 +218,5 @@ __all__ = [
     "einsum",
     "meshgrid",
     "tensordot",
+    "unravel_index",
 ]

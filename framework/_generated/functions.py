@@ -53,8 +53,10 @@ arange = function("arange")
 argmax = function("argmax")
 argmin = function("argmin")
 argsort = function("argsort")
+argwhere = function("argwhere")
 as_strided = function("as_strided")
 as_strided_ = function("as_strided_")
+as_strided_scatter = function("as_strided_scatter")
 asin = function("asin")
 asin_ = function("asin_")
 atan = function("atan")
@@ -126,6 +128,7 @@ diag = function("diag")
 diag_embed = function("diag_embed")
 diagflat = function("diagflat")
 diagonal = function("diagonal")
+diagonal_scatter = function("diagonal_scatter")
 diff = function("diff")
 dist = function("dist")
 div = function("div")
@@ -203,8 +206,12 @@ huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
 imag = function("imag")
 index = function("index")
+index_add = function("index_add")
+index_copy = function("index_copy")
+index_fill = function("index_fill")
 index_put = function("index_put")
 index_put_ = function("index_put_")
+index_reduce = function("index_reduce")
 index_select = function("index_select")
 instance_norm = function("instance_norm")
 inverse = function("inverse")
@@ -250,6 +257,8 @@ logsumexp = function("logsumexp")
 lt = function("lt")
 margin_ranking_loss = function("margin_ranking_loss")
 masked_fill = function("masked_fill")
+masked_scatter = function("masked_scatter")
+masked_scatter_backward = function("masked_scatter_backward")
 masked_select = function("masked_select")
 matmul = function("matmul")
 max = function("max")
@@ -314,6 +323,7 @@ poisson_nll_loss = function("poisson_nll_loss")
 pow = function("pow")
 prelu = function("prelu")
 prod = function("prod")
+put = function("put")
 rad2deg = function("rad2deg")
 rad2deg_ = function("rad2deg_")
 rand = function("rand")
@@ -353,8 +363,10 @@ rsub = function("rsub")
 scalar_tensor = function("scalar_tensor")
 scatter = function("scatter")
 scatter_add = function("scatter_add")
+scatter_reduce = function("scatter_reduce")
 searchsorted = function("searchsorted")
 select = function("select")
+select_scatter = function("select_scatter")
 selu = function("selu")
 selu_ = function("selu_")
 sgn = function("sgn")
@@ -371,6 +383,7 @@ sin_ = function("sin_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+slice_scatter = function("slice_scatter")
 slogdet = function("slogdet")
 smooth_l1_loss = function("smooth_l1_loss")
 smooth_l1_loss_backward = function("smooth_l1_loss_backward")
@@ -397,6 +410,8 @@ sum = function("sum")
 swapaxes = function("swapaxes")
 swapdims = function("swapdims")
 t = function("t")
+take = function("take")
+take_along_dim = function("take_along_dim")
 tan = function("tan")
 tan_ = function("tan_")
 tanh = function("tanh")
@@ -498,8 +513,10 @@ __all__ = [
     "argmax",
     "argmin",
     "argsort",
+    "argwhere",
     "as_strided",
     "as_strided_",
+    "as_strided_scatter",
     "asin",
     "asin_",
     "atan",
@@ -571,6 +588,7 @@ __all__ = [
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_scatter",
     "diff",
     "dist",
     "div",
@@ -648,8 +666,12 @@ __all__ = [
     "hypot",
     "imag",
     "index",
+    "index_add",
+    "index_copy",
+    "index_fill",
     "index_put",
     "index_put_",
+    "index_reduce",
     "index_select",
     "instance_norm",
     "inverse",
@@ -695,6 +717,8 @@ __all__ = [
     "lt",
     "margin_ranking_loss",
     "masked_fill",
+    "masked_scatter",
+    "masked_scatter_backward",
     "masked_select",
     "matmul",
     "max",
@@ -759,6 +783,7 @@ __all__ = [
     "pow",
     "prelu",
     "prod",
+    "put",
     "rad2deg",
     "rad2deg_",
     "rand",
@@ -798,8 +823,10 @@ __all__ = [
     "scalar_tensor",
     "scatter",
     "scatter_add",
+    "scatter_reduce",
     "searchsorted",
     "select",
+    "select_scatter",
     "selu",
     "selu_",
     "sgn",
@@ -816,6 +843,7 @@ __all__ = [
     "sinh",
     "sinh_",
     "slice",
+    "slice_scatter",
     "slogdet",
     "smooth_l1_loss",
     "smooth_l1_loss_backward",
@@ -842,6 +870,8 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "t",
+    "take",
+    "take_along_dim",
     "tan",
     "tan_",
     "tanh",

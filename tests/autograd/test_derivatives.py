@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ad_samples_activation
+import ad_samples_indexing
 import ad_samples_linalg
 import ad_samples_nn
 import ad_samples_nn_more
@@ -41,6 +42,7 @@ MODULES = (
     ad_samples_linalg,
     ad_samples_nn_more,
     ad_samples_shapes_more,
+    ad_samples_indexing,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
@@ -53,6 +55,10 @@ OWN_DERIVATIVE = {
 OWN_DERIVATIVE["log_sigmoid_backward"] = (
     "PyTorch refuses a buffer that requires grad (the samples' floating tensors all do); framework's "
     "kernel recomputes exp(-|x|) from self, so the buffer's gradient is zero: checked by gradcheck only"
+)
+OWN_DERIVATIVE["as_strided_scatter"] = (
+    "PyTorch 2.13's gradient for self is grad inside the written view and zero elsewhere (the "
+    "complement of the exact one, which gradcheck checks here)"
 )
 OWN_NODE = {
     "matmul": "one CPU kernel here (a single np.matmul); PyTorch decomposes matmul into dot/mv/mm/bmm, "

@@ -256,6 +256,15 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "vander": {"x": Tensor((3,))},
     "unfold_backward": {"grad_in": Tensor((2, 2, 2))},
     "dsplit": {"self": Tensor((2, 3, 2))},
+    # indexing (more)
+    **{
+        op: {"index": Tensor((2,), "int64", [0, 1]), "value": Tensor(())}
+        for base in ("index_add", "index_copy", "index_reduce", "index_fill")
+        for op in (base, f"{base}_")
+    },
+    "take_along_dim": {"indices": Tensor((2, 3), "int64", [0, 1, 0, 1, 0, 1])},
+    "select_scatter": {"src": Tensor((3,))},
+    "diagonal_scatter": {"src": Tensor((2,))},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -438,6 +447,9 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("unsafe_split", "split_size"): 1,
     ("unsafe_chunk", "chunks"): 2,
     ("new_empty_strided", "stride"): [3, 1],
+    **{(op, "reduce"): "sum" for op in ("scatter_reduce", "scatter_reduce_")},
+    **{(op, "reduce"): "prod" for op in ("index_reduce", "index_reduce_")},
+    ("masked_scatter_backward", "sizes"): [3],
 }
 
 

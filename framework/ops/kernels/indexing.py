@@ -351,14 +351,13 @@ def _scatter_shape_message(sizes: Shape, dim: int, index_sizes: Shape) -> str:
     )
 
 
-def _scatter_fill(out: Tensor, dim: int, index: Tensor, src: ScatterSource, reduce: str | None) -> None:
-    """Write `src` (or the value) into `out` (which already holds `self`) at `index` along `dim`."""
-    if is_meta(out._impl.device) or index._impl.numel() == 0:
-        return
+def scatter_target(out: Tensor, dim: int, index: Tensor, src: ScatterSource) -> tuple[Array, Any, Any]:
+    """What scatter writes: `out`'s elements (at least one dimension), the advanced index of the
+    targets (index values checked) and the values (src's leading part shaped like index, or the
+    checked Scalar).  `out` is on the CPU and `index` has elements."""
     a = _nonempty_array(array(out))
     idx = _nonempty_array(_index_array(index))
     _check_index_values(idx, a.shape[dim], dim)
-    target = along_axis_index(idx, dim)
     values: Any
     if isinstance(src, Tensor):
         values = _nonempty_array(array(src))
@@ -366,6 +365,14 @@ def _scatter_fill(out: Tensor, dim: int, index: Tensor, src: ScatterSource, redu
             values = values[tuple(slice(0, n) for n in idx.shape)]
     else:
         values = checked_scalar(src, out._impl.dtype)
+    return a, along_axis_index(idx, dim), values
+
+
+def _scatter_fill(out: Tensor, dim: int, index: Tensor, src: ScatterSource, reduce: str | None) -> None:
+    """Write `src` (or the value) into `out` (which already holds `self`) at `index` along `dim`."""
+    if is_meta(out._impl.device) or index._impl.numel() == 0:
+        return
+    a, target, values = scatter_target(out, dim, index, src)
     if reduce is None:
         a[target] = values
         return
@@ -454,13 +461,13 @@ def _check_mask(mask: Tensor) -> None:
         )
 
 
-def _fill_value(value: Tensor | Number) -> Number | None:
-    """The Scalar a masked_fill value stands for (None: a tensor without data, on Meta)."""
+def fill_value(value: Tensor | Number, op: str = "masked_fill_") -> Number | None:
+    """The Scalar a masked_fill (index_fill) value stands for (None: a tensor without data, on Meta)."""
     if not isinstance(value, Tensor):
         return value
     if value._impl.dim() != 0:
         raise RuntimeError(
-            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{op} only supports a 0-dimensional value tensor, but got tensor with "
             f"{value._impl.dim()} dimension(s)."
         )
     return None if is_meta(value._impl.device) else value.item()
@@ -479,7 +486,7 @@ def _masked_fill_check(self: Tensor, mask: Tensor, value: Tensor | Number) -> tu
     """The checks of out-of-place masked_fill: self and mask broadcast together first."""
     _check_devices("masked_fill", self, (mask, value if isinstance(value, Tensor) else None))
     sizes = broadcast_shapes(mask._impl.sizes, self._impl.sizes)
-    fill = _fill_value(value)
+    fill = fill_value(value)
     _check_mask(mask)
     return sizes, fill
 
@@ -497,7 +504,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Tensor | Number) -> Tensor:
 @kernel("masked_fill_")
 def masked_fill_(self: Tensor, mask: Tensor, value: Tensor | Number) -> Tensor:
     _check_devices("masked_fill_", self, (mask, value if isinstance(value, Tensor) else None))
-    fill = _fill_value(value)
+    fill = fill_value(value)
     _check_mask(mask)
     sizes = self._impl.sizes
     full = broadcast_shapes(sizes, mask._impl.sizes)
