@@ -11,6 +11,7 @@ from typing import Any
 import ad_samples_activation
 import ad_samples_linalg
 import ad_samples_nn
+import ad_samples_nn_misc
 import ad_samples_nn_more
 import ad_samples_pointwise
 import ad_samples_pointwise_more
@@ -39,6 +40,7 @@ MODULES = (
     ad_samples_activation,
     ad_samples_linalg,
     ad_samples_nn_more,
+    ad_samples_nn_misc,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
@@ -51,6 +53,13 @@ OWN_DERIVATIVE = {
 OWN_DERIVATIVE["log_sigmoid_backward"] = (
     "PyTorch refuses a buffer that requires grad (the samples' floating tensors all do); framework's "
     "kernel recomputes exp(-|x|) from self, so the buffer's gradient is zero: checked by gradcheck only"
+)
+OWN_DERIVATIVE.update(
+    dict.fromkeys(
+        ("rrelu_with_noise", "rrelu_with_noise_", "rrelu_with_noise_backward"),
+        "PyTorch refuses a noise buffer that requires grad (the samples' floating tensors all do): "
+        "checked by gradcheck here, against torch in tests/nn/test_nn_misc.py",
+    )
 )
 OWN_NODE = {
     "matmul": "one CPU kernel here (a single np.matmul); PyTorch decomposes matmul into dot/mv/mm/bmm, "
