@@ -3,7 +3,8 @@ the margin losses, _trilinear and _embedding_bag (framework/ops/kernels/nn_misc.
 
 rrelu in training draws its slopes: the training samples use lower == upper, so every call gives
 the same function (and copy their noise inside each call). PyTorch refuses a noise that requires
-grad, so rrelu's entries are compared with torch by the behaviour tests. Max-mode bags get inputs without ties. Tensors are small float64 ones."""
+grad, so rrelu's entries are compared with torch by the behaviour tests. Max-mode bags get inputs
+without ties. Tensors are small float64 ones."""
 
 from __future__ import annotations
 

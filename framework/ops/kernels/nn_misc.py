@@ -18,7 +18,7 @@ import numpy as np
 
 from framework._tensor import Tensor
 from framework.c10 import generator as rng
-from framework.c10.dtypes import dtype, float16, float32, float64, int64
+from framework.c10.dtypes import bool_, dtype, float16, float32, float64, int64
 from framework.ops._iter import Number
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
@@ -34,16 +34,17 @@ from framework.ops.kernels.nn import (
     _REDUCTION_MEAN,
     _REDUCTION_NONE,
     _acc,
-    _check_floating,
     _check_indices,
     _check_reduction,
     _emit,
     _emit_many,
     _layer_norm_split,
+    _legacy_type,
     _values,
 )
 
 _FLOATING: Final = frozenset((float16, float32, float64))
+_SINGLE_DOUBLE: Final = frozenset((float32, float64))
 
 
 def _expect_dtype(expected: dtype, got: dtype) -> None:
@@ -230,12 +231,12 @@ def pdist(self: Tensor, p: float = 2.0) -> Tensor:
     return result
 
 
-def _check_pdist(op: str, self: Tensor, p: float) -> None:
+def _check_pdist(op: str, kernel_name: str, self: Tensor, p: float) -> None:
     impl = self._impl
     if not impl.is_contiguous():
         raise RuntimeError(f"{op} requires contiguous input")
-    if impl.dtype not in (float32, float64):
-        raise not_implemented("pdist", impl.dtype)
+    if impl.dtype not in _SINGLE_DOUBLE:
+        raise not_implemented(kernel_name, impl.dtype)
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
 
@@ -243,7 +244,7 @@ def _check_pdist(op: str, self: Tensor, p: float) -> None:
 @kernel("_pdist_forward")
 def _pdist_forward(self: Tensor, p: float = 2.0) -> Tensor:
     """The p-norm distances between each pair of rows i < j, in row-major pair order."""
-    _check_pdist("_pdist_forward", self, p)
+    _check_pdist("_pdist_forward", "pdist", self, p)
     impl = self._impl
     n = impl.sizes[0]
 
@@ -270,7 +271,7 @@ def _pdist_forward(self: Tensor, p: float = 2.0) -> Tensor:
 def _pdist_backward(grad: Tensor, self: Tensor, p: float, pdist: Tensor) -> Tensor:
     """Each row's gradient: the sum over its pairs of grad times the derivative of the pair's
     distance (0 for p = 0 and for zero distances)."""
-    _check_pdist("_pdist_backward", self, p)
+    _check_pdist("_pdist_backward", "pdist_backward", self, p)
     if not pdist._impl.is_contiguous():
         raise RuntimeError("_pdist_backward requires pdist to be contiguous")
     impl = self._impl
@@ -314,9 +315,13 @@ def _margin_frame(op: str, self: Tensor) -> tuple[int, int]:
         raise RuntimeError(
             f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {list(sizes)}"
         )
-    if self._impl.dtype not in _FLOATING:
-        raise not_implemented(op, self._impl.dtype)
     return (sizes[0] if len(sizes) == 2 else 1), (sizes[-1] if sizes else 1)
+
+
+def _check_dispatch(op: str, self: Tensor) -> None:
+    """The margin losses' CPU kernels exist for float32 and float64 only."""
+    if self._impl.dtype not in _SINGLE_DOUBLE:
+        raise not_implemented(op, self._impl.dtype)
 
 
 def _loss_sizes(reduction: int, sizes: Sizes) -> Sizes:
@@ -345,6 +350,7 @@ def _multi_margin_checks(
     self: Tensor, target: Tensor, p: Number, weight: Tensor | None, op: str
 ) -> tuple[int, int]:
     nframe, dim = _margin_frame(op, self)
+    _check_dispatch(op, self)
     if p not in (1, 2):
         raise RuntimeError("only p == 1 and p == 2 supported")
     t = target._impl
@@ -431,13 +437,36 @@ def multi_margin_loss_backward(
     return _emit(impl.sizes, impl.dtype, device, values)
 
 
-def _multilabel_checks(op: str, self: Tensor, target: Tensor) -> tuple[int, int]:
+def _check_range(argument: str, t: Tensor, low: int, high: int) -> None:
+    """PyTorch's check that a label tensor's values lie in [low, high] (read as integers)."""
+    impl = t._impl
+    if impl.dtype.is_complex:
+        raise not_implemented("min_all", impl.dtype)
+    if is_meta(impl.device) or impl.numel() == 0:
+        return
+    values = array(t)
+    if values.min() < low or values.max() > high:
+        raise RuntimeError(f"argument {argument} is out of range")
+
+
+def _multilabel_checks(
+    op: str, self: Tensor, target: Tensor, is_target: Tensor | None = None
+) -> tuple[int, int]:
+    """The multi-label margin loss's checks in PyTorch's order (the forward checks the target's
+    values before its kernel's dtypes, the backward after)."""
     nframe, dim = _margin_frame(op, self)
     t = target._impl
     if t.sizes != self._impl.sizes:
         raise RuntimeError(
             f"inconsistent target size: {list(t.sizes)} for input of size: {list(self._impl.sizes)}"
         )
+    if is_target is None:
+        _check_range("#2 'target'", target, -1, dim - 1)
+        _check_dispatch(op, self)
+    else:
+        _check_dispatch(op, self)
+        _check_range("#2 'target'", target, -1, dim - 1)
+        _check_range("#5 'is_target'", is_target, 0, 1)
     _expect_dtype(int64, t.dtype)
     return nframe, dim
 
@@ -447,8 +476,6 @@ def _target_counts(target: Tensor, nframe: int, dim: int) -> Array:
     first negative value)."""
     y = array(target).reshape(nframe, dim)
     listed = np.cumprod(y >= 0, axis=1).astype(bool)
-    if (y[listed] >= dim).any():
-        raise RuntimeError("argument #2 'target' is out of range")
     counts = np.zeros((nframe, dim), np.int64)
     rows = np.broadcast_to(np.arange(nframe)[:, None], y.shape)
     np.add.at(counts, (rows[listed], y[listed]), 1)
@@ -495,7 +522,7 @@ def multilabel_margin_loss_backward(
     grad_output: Tensor, self: Tensor, target: Tensor, reduction: int, is_target: Tensor
 ) -> Tensor:
     _check_reduction(reduction)
-    nframe, dim = _multilabel_checks("multilabel_margin_loss_backward_out_frame", self, target)
+    nframe, dim = _multilabel_checks("multilabel_margin_loss_backward_out_frame", self, target, is_target)
     impl = self._impl
     device = same_device("multilabel_margin_loss_backward", (grad_output, self, target, is_target))
 
@@ -592,6 +619,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     if len({t._impl.dtype for t in named.values()}) > 1:
         names = ", ".join(f"{n}: {CPP_TYPE_NAMES[t._impl.dtype]}" for n, t in named.items())
         raise RuntimeError(f"All tensors must have the same dtype, got {names}")
+    if input1._impl.dtype is bool_:
+        raise not_implemented("bmm", bool_)
     reshape = aten_op("reshape.default")
     flat1 = reshape(input1, [-1, s1[-1]])
     flat2 = reshape(input2, [-1, s2[-1]])
@@ -625,12 +654,12 @@ def rms_norm(
         )
     leading = _layer_norm_split(input, shape, weight, None)
     d = input._impl.dtype
-    if not d.is_floating_point:
+    if not (d.is_floating_point or d.is_complex):
         raise not_implemented("rms_norm", d)
     reduced = d is float16
     x = aten_op("_to_copy.default")(input, dtype=float32) if reduced else input
     if eps is None:
-        eps = float(np.finfo(np.float32 if reduced else d.numpy_dtype).eps)
+        eps = float(np.finfo(np.float32 if reduced else d.numpy_dtype).eps)  # a complex type's part's
     dims = list(range(leading, len(sizes)))
     mean_square = aten_op("mean.dim")(aten_op("pow.Tensor_Scalar")(x, 2), dims, True)
     scale = aten_op("rsqrt.default")(aten_op("add.Scalar")(mean_square, eps))
@@ -653,6 +682,15 @@ def _bag_layout(mode: int, weight: dtype, padding_idx: int) -> bool:
     """Whether PyTorch's CPU kernel takes its fused sum path, which returns an empty offset2bag and
     zero bag sizes."""
     return mode == _MODE_SUM and padding_idx < 0 and weight in (float32, float16)
+
+
+def _check_bag_floating(argument: str, d: dtype) -> None:
+    if d not in _FLOATING:
+        shown = f"CPU{d.scalar_type_name}Type" if d is bool_ or d.is_complex else _legacy_type(d)
+        raise RuntimeError(
+            f"Expected tensor for argument {argument} to have one of the following scalar types: Half, "
+            f"BFloat16, Float, Double; but got {shown} instead (while checking arguments for embedding_bag)"
+        )
 
 
 def _offset2bag(offsets: Array, n: int, bags: int) -> Array:
@@ -685,7 +723,7 @@ def _embedding_bag(
     w = weight._impl
     if w.dim() != 2:
         raise RuntimeError(f"weight has to be a 2D Tensor, but got Tensor of dimension {w.dim()}")
-    _check_floating("embedding_bag", w.dtype)
+    _check_bag_floating("#1 'weight'", w.dtype)
     if mode not in (_MODE_SUM, _MODE_MEAN, _MODE_MAX):
         raise RuntimeError("`mode` must be sum, mean, or max.")
     if per_sample_weights is not None:
@@ -780,6 +818,16 @@ def _bag_rows(
     return idx, bag_of, idx != padding_idx
 
 
+def _frequency_divisors(idx: Array, num_weights: int) -> Array:
+    """What scale_grad_by_freq divides each index's gradient by, as PyTorch's CPU kernel computes
+    it: the k-th smallest distinct index by the count of the k-th smallest index (counting
+    repeats), which is its own count only while no smaller index repeats."""
+    counts = np.bincount(idx, minlength=num_weights)
+    distinct, position = np.unique(idx, return_inverse=True)
+    divisors: Array = counts[np.sort(idx)[: distinct.size]][position]
+    return divisors
+
+
 @kernel("_embedding_bag_backward")
 def _embedding_bag_backward(
     grad: Tensor,
@@ -797,11 +845,13 @@ def _embedding_bag_backward(
 ) -> Tensor:
     """The dense gradient of _embedding_bag's weight: each bag's gradient added to the rows it
     used (times the sample's weight in sum mode, over the bag size in mean mode, per column to the
-    maximum's row in max mode); divided by each index's frequency when `scale_grad_by_freq`."""
+    maximum's row in max mode); divided by frequencies when `scale_grad_by_freq` (see
+    _frequency_divisors)."""
     if sparse:
         raise RuntimeError("_embedding_bag_backward: sparse gradients are not supported by framework")
     _check_indices("#1 'indices'", indices, "embedding_bag_backward")
     g = grad._impl
+    _check_bag_floating("#1 'grad_'", g.dtype)
     device = same_device("_embedding_bag_backward", (grad, indices, offsets))
     sizes = (num_weights, g.sizes[1])
 
@@ -821,7 +871,7 @@ def _embedding_bag_backward(
         if per_sample_weights is not None:
             rows = rows * _values(per_sample_weights, gv.dtype).reshape(-1)[keep][:, None]
         if scale_grad_by_freq:
-            rows = rows / np.bincount(idx, minlength=num_weights)[idx[keep]][:, None]
+            rows = rows / _frequency_divisors(idx, num_weights)[keep][:, None]
         np.add.at(result, idx[keep], rows)
         return result
 
@@ -843,6 +893,8 @@ def _embedding_bag_per_sample_weights_backward(
     if mode != _MODE_SUM:
         raise RuntimeError("embedding_bag_backward: per_sample_weights only supported for mode='sum'")
     g = grad._impl
+    if g.dtype not in _FLOATING:
+        raise not_implemented("_embedding_bag_per_sample_weights_backward_cpu", g.dtype)
     device = same_device("_embedding_bag_per_sample_weights_backward", (grad, weight, indices, offsets))
     n = indices._impl.numel()
 
