@@ -21,7 +21,7 @@ from framework.nn.functional import (
     relu,
 )
 
-__all__ = [
+__all__: list[str] = [
     "bilinear",
     "celu_",
     "channel_shuffle",

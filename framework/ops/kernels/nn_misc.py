@@ -24,11 +24,13 @@ from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     array,
     aten_op,
+    int_list,
     is_meta,
     kernel,
     not_implemented,
     same_device,
 )
+from framework.ops.kernels.activation import real_scalar
 from framework.ops.kernels.linalg import Array, IntList, Sizes
 from framework.ops.kernels.nn import (
     _REDUCTION_MEAN,
@@ -58,8 +60,13 @@ def _expect_dtype(expected: dtype, got: dtype) -> None:
 
 
 def _check_bounds(lower: Number, upper: Number) -> None:
-    if float(lower) > float(upper):
+    if real_scalar(lower) > real_scalar(upper):
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+
+
+def _mean_slope(lower: Number, upper: Number) -> float:
+    """The slope rrelu uses outside training."""
+    return (real_scalar(lower) + real_scalar(upper)) / 2
 
 
 def _rrelu_train(
@@ -84,8 +91,8 @@ def _rrelu_train(
     np_type = impl.dtype.numpy_dtype
     x = array(self)
     negative = x <= 0
-    low = float(np_type.type(lower))
-    high = float(np_type.type(upper))
+    low = float(np_type.type(real_scalar(lower)))
+    high = float(np_type.type(real_scalar(upper)))
     gen = rng.default_generator() if generator is None else generator
     with gen._lock:
         unit = rng._unit_float64(gen, int(negative.sum()))
@@ -109,7 +116,7 @@ def rrelu_with_noise(
     (the slopes, 1 for positive elements, written to `noise`), (lower + upper) / 2 otherwise."""
     _check_bounds(lower, upper)
     if not training:
-        evaluated: Tensor = aten_op("leaky_relu.default")(self, (float(lower) + float(upper)) / 2)
+        evaluated: Tensor = aten_op("leaky_relu.default")(self, _mean_slope(lower, upper))
         return evaluated
     result: Tensor = aten_op("empty_like.default")(self)
     _rrelu_train("rrelu_with_noise_out_cpu", result, self, noise, lower, upper, generator)
@@ -127,7 +134,7 @@ def rrelu_with_noise_(
 ) -> Tensor:
     _check_bounds(lower, upper)
     if not training:
-        evaluated: Tensor = aten_op("leaky_relu_.default")(self, (float(lower) + float(upper)) / 2)
+        evaluated: Tensor = aten_op("leaky_relu_.default")(self, _mean_slope(lower, upper))
         return evaluated
     _rrelu_train("rrelu_with_noise_out_cpu", self, self, noise, lower, upper, generator)
     return self
@@ -147,7 +154,7 @@ def rrelu_with_noise_backward(
     if training:
         scaled: Tensor = aten_op("mul.Tensor")(noise, grad_output)
         return scaled
-    slope = (float(lower) + float(upper)) / 2
+    slope = _mean_slope(lower, upper)
     result: Tensor = aten_op("leaky_relu_backward.default")(grad_output, self, slope, self_is_result)
     return result
 
@@ -379,7 +386,7 @@ def _multi_margin_terms(
     if y.size and (y.min() < 0 or y.max() >= dim):
         raise RuntimeError("target out of range")
     rows = np.arange(x.shape[0])
-    z = float(margin) - x[rows, y][:, None] + x
+    z = real_scalar(margin) - x[rows, y][:, None] + x
     z[rows, y] = 0.0
     w_y = np.ones((x.shape[0], 1), compute) if weight is None else _values(weight, compute)[y][:, None]
     return z, y, w_y
@@ -531,8 +538,8 @@ def multilabel_margin_loss_backward(
         counts = _target_counts(target, nframe, dim)
         active = (_multilabel_hinges(self, counts, dim, compute) > 0) * counts[:, :, None]
         g = _per_sample_grad(grad_output, reduction, nframe, compute) / dim
-        result = (active.sum(axis=1) - active.sum(axis=2)) * g
-        return result.reshape(impl.sizes)
+        result: Array = ((active.sum(axis=1) - active.sum(axis=2)) * g).reshape(impl.sizes)
+        return result
 
     return _emit(impl.sizes, impl.dtype, device, values)
 
@@ -553,8 +560,8 @@ def _trilinear(
 ) -> Tensor:
     """i1, i2 and i3, each with size-1 dimensions inserted at its `expand` positions, multiplied
     (broadcasting) and summed over `sumdim`."""
-    operands = ((i1, list(expand1)), (i2, list(expand2)), (i3, list(expand3)))
-    rank = i1._impl.dim() + len(expand1)
+    operands = ((i1, int_list(expand1)), (i2, int_list(expand2)), (i3, int_list(expand3)))
+    rank = i1._impl.dim() + len(operands[0][1])
     for t, expand in operands:
         if t._impl.dim() + len(expand) != rank:
             raise RuntimeError(
@@ -574,7 +581,7 @@ def _trilinear(
                     )
                 full[d] = size
         labelled.append((t, kept))
-    kept_out = [d for d in range(rank) if d not in set(sumdim)]
+    kept_out = [d for d in range(rank) if d not in set(int_list(sumdim))]
     d_out = i1._impl.dtype
     device = same_device("_trilinear", (i1, i2, i3))
 
@@ -584,7 +591,7 @@ def _trilinear(
         present = {d for _, kept in labelled for d in kept}
         spec = ",".join("".join(letters[d] for d in kept) for _, kept in labelled)
         out_dims = [d for d in kept_out if d in present]
-        summed = np.einsum(f"{spec}->{''.join(letters[d] for d in out_dims)}", *arrays)
+        summed: Array = np.einsum(f"{spec}->{''.join(letters[d] for d in out_dims)}", *arrays)
         return summed.reshape([full[d] for d in kept_out])
 
     return _emit(tuple(full[d] for d in kept_out), d_out, device, values)
@@ -641,7 +648,7 @@ def rms_norm(
     """x / sqrt(mean(x²) + eps) over the trailing `normalized_shape` dimensions, times weight
     (computed in float32 for float16 inputs; eps defaults to the machine epsilon of the
     type computed in)."""
-    shape = list(normalized_shape)
+    shape = int_list(normalized_shape)
     sizes = input._impl.sizes
     if (
         shape
