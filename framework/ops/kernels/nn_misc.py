@@ -853,9 +853,7 @@ def _embedding_bag_backward(
     """The dense gradient of _embedding_bag's weight: each bag's gradient added to the rows it
     used (times the sample's weight in sum mode, over the bag size in mean mode, per column to the
     maximum's row in max mode); divided by frequencies when `scale_grad_by_freq` (see
-    _frequency_divisors)."""
-    if sparse:
-        raise RuntimeError("_embedding_bag_backward: sparse gradients are not supported by framework")
+    _frequency_divisors). Dense also for `sparse` (there are no sparse tensors here)."""
     _check_indices("#1 'indices'", indices, "embedding_bag_backward")
     g = grad._impl
     _check_bag_floating("#1 'grad_'", g.dtype)
