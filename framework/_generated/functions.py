@@ -8,11 +8,16 @@ from framework.ops._api_runtime import function
 _adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
 _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _cdist_forward = function("_cdist_forward")
+_embedding_bag = function("_embedding_bag")
+_embedding_bag_backward = function("_embedding_bag_backward")
+_embedding_bag_per_sample_weights_backward = function("_embedding_bag_per_sample_weights_backward")
 _euclidean_dist = function("_euclidean_dist")
 _linalg_eigh = function("_linalg_eigh")
 _linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
+_pdist_backward = function("_pdist_backward")
+_pdist_forward = function("_pdist_forward")
 _prelu_kernel = function("_prelu_kernel")
 _prelu_kernel_backward = function("_prelu_kernel_backward")
 _reshape_alias = function("_reshape_alias")
@@ -20,6 +25,7 @@ _reshape_copy = function("_reshape_copy")
 _softmax = function("_softmax")
 _softmax_backward_data = function("_softmax_backward_data")
 _to_copy = function("_to_copy")
+_trilinear = function("_trilinear")
 _unique = function("_unique")
 _unique2 = function("_unique2")
 _unsafe_view = function("_unsafe_view")
@@ -68,6 +74,7 @@ avg_pool2d_backward = function("avg_pool2d_backward")
 baddbmm = function("baddbmm")
 batch_norm = function("batch_norm")
 bernoulli = function("bernoulli")
+bilinear = function("bilinear")
 binary_cross_entropy = function("binary_cross_entropy")
 binary_cross_entropy_backward = function("binary_cross_entropy_backward")
 binary_cross_entropy_with_logits = function("binary_cross_entropy_with_logits")
@@ -84,6 +91,7 @@ ceil = function("ceil")
 ceil_ = function("ceil_")
 celu = function("celu")
 celu_ = function("celu_")
+channel_shuffle = function("channel_shuffle")
 chunk = function("chunk")
 clamp = function("clamp")
 clamp_ = function("clamp_")
@@ -140,6 +148,7 @@ elu = function("elu")
 elu_ = function("elu_")
 elu_backward = function("elu_backward")
 embedding = function("embedding")
+embedding_bag = function("embedding_bag")
 embedding_dense_backward = function("embedding_dense_backward")
 empty = function("empty")
 empty_like = function("empty_like")
@@ -284,6 +293,11 @@ mse_loss = function("mse_loss")
 mse_loss_backward = function("mse_loss_backward")
 msort = function("msort")
 mul = function("mul")
+multi_margin_loss = function("multi_margin_loss")
+multi_margin_loss_backward = function("multi_margin_loss_backward")
+multilabel_margin_loss = function("multilabel_margin_loss")
+multilabel_margin_loss_backward = function("multilabel_margin_loss_backward")
+multilabel_margin_loss_forward = function("multilabel_margin_loss_forward")
 multinomial = function("multinomial")
 mv = function("mv")
 nan_to_num = function("nan_to_num")
@@ -315,6 +329,7 @@ ones = function("ones")
 ones_like = function("ones_like")
 outer = function("outer")
 pairwise_distance = function("pairwise_distance")
+pdist = function("pdist")
 permute = function("permute")
 pixel_shuffle = function("pixel_shuffle")
 pixel_unshuffle = function("pixel_unshuffle")
@@ -352,11 +367,17 @@ replication_pad1d_backward = function("replication_pad1d_backward")
 replication_pad2d = function("replication_pad2d")
 replication_pad2d_backward = function("replication_pad2d_backward")
 reshape = function("reshape")
+rms_norm = function("rms_norm")
 roll = function("roll")
 rot90 = function("rot90")
 round = function("round")
 round_ = function("round_")
 row_stack = function("row_stack")
+rrelu = function("rrelu")
+rrelu_ = function("rrelu_")
+rrelu_with_noise = function("rrelu_with_noise")
+rrelu_with_noise_ = function("rrelu_with_noise_")
+rrelu_with_noise_backward = function("rrelu_with_noise_backward")
 rsqrt = function("rsqrt")
 rsqrt_ = function("rsqrt_")
 rsub = function("rsub")
@@ -468,11 +489,16 @@ __all__ = [
     "_adaptive_avg_pool2d",
     "_adaptive_avg_pool2d_backward",
     "_cdist_forward",
+    "_embedding_bag",
+    "_embedding_bag_backward",
+    "_embedding_bag_per_sample_weights_backward",
     "_euclidean_dist",
     "_linalg_eigh",
     "_linalg_svd",
     "_log_softmax",
     "_log_softmax_backward_data",
+    "_pdist_backward",
+    "_pdist_forward",
     "_prelu_kernel",
     "_prelu_kernel_backward",
     "_reshape_alias",
@@ -480,6 +506,7 @@ __all__ = [
     "_softmax",
     "_softmax_backward_data",
     "_to_copy",
+    "_trilinear",
     "_unique",
     "_unique2",
     "_unsafe_view",
@@ -528,6 +555,7 @@ __all__ = [
     "baddbmm",
     "batch_norm",
     "bernoulli",
+    "bilinear",
     "binary_cross_entropy",
     "binary_cross_entropy_backward",
     "binary_cross_entropy_with_logits",
@@ -544,6 +572,7 @@ __all__ = [
     "ceil_",
     "celu",
     "celu_",
+    "channel_shuffle",
     "chunk",
     "clamp",
     "clamp_",
@@ -600,6 +629,7 @@ __all__ = [
     "elu_",
     "elu_backward",
     "embedding",
+    "embedding_bag",
     "embedding_dense_backward",
     "empty",
     "empty_like",
@@ -744,6 +774,11 @@ __all__ = [
     "mse_loss_backward",
     "msort",
     "mul",
+    "multi_margin_loss",
+    "multi_margin_loss_backward",
+    "multilabel_margin_loss",
+    "multilabel_margin_loss_backward",
+    "multilabel_margin_loss_forward",
     "multinomial",
     "mv",
     "nan_to_num",
@@ -775,6 +810,7 @@ __all__ = [
     "ones_like",
     "outer",
     "pairwise_distance",
+    "pdist",
     "permute",
     "pixel_shuffle",
     "pixel_unshuffle",
@@ -812,11 +848,17 @@ __all__ = [
     "replication_pad2d",
     "replication_pad2d_backward",
     "reshape",
+    "rms_norm",
     "roll",
     "rot90",
     "round",
     "round_",
     "row_stack",
+    "rrelu",
+    "rrelu_",
+    "rrelu_with_noise",
+    "rrelu_with_noise_",
+    "rrelu_with_noise_backward",
     "rsqrt",
     "rsqrt_",
     "rsub",

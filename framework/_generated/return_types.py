@@ -298,6 +298,17 @@ class mode_out(NamedTuple):
 mode_out.__module__ = "framework.return_types"
 
 
+class multilabel_margin_loss_forward(NamedTuple):
+    output: Tensor
+    is_target: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+multilabel_margin_loss_forward.__module__ = "framework.return_types"
+
+
 class nanmedian(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -413,6 +424,7 @@ __all__ = [
     "min_out",
     "mode",
     "mode_out",
+    "multilabel_margin_loss_forward",
     "nanmedian",
     "nanmedian_out",
     "nll_loss_forward",

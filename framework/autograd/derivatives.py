@@ -233,6 +233,13 @@ def _is_out(schema: FunctionSchema) -> bool:
     return any(_is_out_arg(a) for a in schema.arguments)
 
 
+def _writes_first(schema: FunctionSchema) -> bool:
+    """Whether an operator changes its first argument in place (rrelu_with_noise, which only
+    writes its `noise` argument, is functional for autograd)."""
+    first = schema.arguments[0].alias_info if schema.arguments else None
+    return first is not None and first.is_write
+
+
 def _signature(schema: FunctionSchema) -> tuple[str, tuple[tuple[str, str, bool], ...]]:
     base = schema.name.partition("::")[2]
     if not _is_out(schema) and schema.is_mutable:
@@ -618,16 +625,20 @@ def _record_source(spec: NodeSpec, schema: FunctionSchema, mode: int, call_args:
             "_node.spans = _spans",
         ]
     saved: list[str] = []
+    written_later: list[str] = []
     for k, s in enumerate(spec.saved_inputs):
         value = names[s.index]
         if mode != FUNCTIONAL and s.index == 0 and s.mode == SAVE_TENSOR:
             value = f"{value}.clone()"
         may_be_none = kinds[s.index] is not TensorKind.TENSOR
-        lines.append(f"_s{k} = {_save_source(value, s.mode, False, may_be_none)}")
+        alias = schema.arguments[s.index].alias_info
+        # An input the operator writes besides self (rrelu_with_noise's noise) is saved as written.
+        target = written_later if s.index and alias is not None and alias.is_write else lines
+        target.append(f"_s{k} = {_save_source(value, s.mode, False, may_be_none)}")
         saved.append(f"_s{k}")
     lines += ["if _anomaly():", "    _node.metadata['traceback_'] = _forward_traceback()"]
     body = [indent + line for line in lines] + _below_autograd(call_args, indent)
-    lines = []
+    lines = written_later
     n_outputs = len(spec.output_differentiability)
     if spec.list_output:
         lines.append("_set_list_history(_out, _node)")
@@ -843,7 +854,7 @@ def register_autograd(entries: Sequence[DerivativeEntry], source: str) -> Librar
                 if spec.differentiable:
                     lib.impl(op, autograd_kernel(op, spec, "out"), "Autograd", with_keyset=True)
             else:
-                if not f.schema.is_mutable:
+                if not _writes_first(f.schema):
                     kind = "functional"
                 else:
                     kind = "inplace_view" if _signature(f.schema) in view_signatures else "inplace"

@@ -1287,3 +1287,10 @@ from framework.nn import _functional_more  # noqa: E402
 from framework.nn._functional_more import *  # noqa: E402, F403
 
 __all__ += _functional_more.__all__
+
+# ---- misc layers, losses and in-place activations (bilinear, embedding_bag, rrelu, ...) ---------
+
+from framework.nn import _functional_misc  # noqa: E402
+from framework.nn._functional_misc import *  # noqa: E402, F403
+
+__all__ += _functional_misc.__all__

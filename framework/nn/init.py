@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Final
+from collections.abc import Callable
+from typing import Final, ParamSpec, TypeVar
 
 import framework
 from framework import Generator, no_grad
@@ -14,14 +15,29 @@ from framework._tensor import Tensor
 
 __all__ = [
     "calculate_gain",
+    "constant",
     "constant_",
+    "dirac",
+    "dirac_",
+    "eye",
+    "eye_",
+    "kaiming_normal",
     "kaiming_normal_",
+    "kaiming_uniform",
     "kaiming_uniform_",
+    "normal",
     "normal_",
     "ones_",
+    "orthogonal",
+    "orthogonal_",
+    "sparse",
+    "sparse_",
     "trunc_normal_",
+    "uniform",
     "uniform_",
+    "xavier_normal",
     "xavier_normal_",
+    "xavier_uniform",
     "xavier_uniform_",
     "zeros_",
 ]
@@ -246,3 +262,111 @@ def kaiming_normal_(
 ) -> Tensor:
     """He initialisation: N(0, std²) with std = gain / √fan."""
     return _kaiming_(tensor, a, mode, nonlinearity, generator, uniform=False)
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a 2-d tensor with the identity matrix (ones on the diagonal)."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with no_grad():
+        framework.eye(*tensor.shape, out=tensor)
+    return tensor
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3-, 4- or 5-d convolution weight with the Dirac delta: each of the first
+    min(out_channels / groups, in_channels) output channels of each group passes its input channel
+    through unchanged (a one at the kernel's centre), everything else zero."""
+    dimensions = tensor.dim()
+    if dimensions not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    if tensor.device.type == "meta":
+        return tensor
+    per_group = sizes[0] // groups
+    channels = framework.arange(min(per_group, sizes[1]))
+    rows = (framework.arange(groups)[:, None] * per_group + channels).reshape(-1)
+    centre = [framework.tensor(s // 2) for s in sizes[2:]]
+    with no_grad():
+        tensor.zero_()
+        tensor[(rows, channels.repeat(groups), *centre)] = 1
+    return tensor
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator: Generator | None = None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix (the tensor seen as rows x the rest): the Q of the QR
+    decomposition of a standard normal draw, its columns' signs made those of R's diagonal, times
+    `gain`, so the same seed gives PyTorch's values."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0 or tensor.device.type == "meta":
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+    if rows < cols:
+        flattened = flattened.t()
+    q, r = framework.linalg.qr(flattened)
+    q = q * framework.diag(r, 0).sign()
+    if rows < cols:
+        q = q.t()
+    with no_grad():
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
+    return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator: Generator | None = None) -> Tensor:
+    """Fill a 2-d tensor from N(0, std²), then zero ceil(sparsity * rows) entries of each column,
+    the rows chosen (column by column) by a random permutation from the global generator, as in
+    PyTorch."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    if tensor.device.type == "meta":
+        return tensor
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col_idx in range(cols):
+            zero_indices = framework.randperm(rows)[:num_zeros]
+            tensor[zero_indices, col_idx] = 0
+    return tensor
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _make_deprecate(meth: Callable[_P, _R]) -> Callable[_P, _R]:
+    """The old name of an initializer (without its trailing underscore): it warns (FutureWarning)
+    and calls the new one."""
+    new_name = meth.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        warnings.warn(
+            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return meth(*args, **kwargs)
+
+    deprecated_init.__doc__ = f"Deprecated: warns, then calls framework.nn.init.{new_name}."
+    deprecated_init.__name__ = old_name
+    return deprecated_init
+
+
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+dirac = _make_deprecate(dirac_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)
+sparse = _make_deprecate(sparse_)

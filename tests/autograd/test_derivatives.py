@@ -12,6 +12,7 @@ import ad_samples_activation
 import ad_samples_indexing
 import ad_samples_linalg
 import ad_samples_nn
+import ad_samples_nn_misc
 import ad_samples_nn_more
 import ad_samples_pointwise
 import ad_samples_pointwise_more
@@ -43,6 +44,7 @@ MODULES = (
     ad_samples_nn_more,
     ad_samples_shapes_more,
     ad_samples_indexing,
+    ad_samples_nn_misc,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
@@ -59,6 +61,13 @@ OWN_DERIVATIVE["log_sigmoid_backward"] = (
 OWN_DERIVATIVE["as_strided_scatter"] = (
     "PyTorch 2.13's gradient for self is grad inside the written view and zero elsewhere (the "
     "complement of the exact one, which gradcheck checks here)"
+)
+OWN_DERIVATIVE.update(
+    dict.fromkeys(
+        ("rrelu_with_noise", "rrelu_with_noise_", "rrelu_with_noise_backward"),
+        "PyTorch refuses a noise buffer that requires grad (the samples' floating tensors all do): "
+        "checked by gradcheck here, against torch in tests/nn/test_nn_misc.py",
+    )
 )
 OWN_NODE = {
     "matmul": "one CPU kernel here (a single np.matmul); PyTorch decomposes matmul into dot/mv/mm/bmm, "

@@ -265,6 +265,41 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "take_along_dim": {"indices": Tensor((2, 3), "int64", [0, 1, 0, 1, 0, 1])},
     "select_scatter": {"src": Tensor((3,))},
     "diagonal_scatter": {"src": Tensor((2,))},
+    # nn misc
+    "channel_shuffle": {"self": Tensor((2, 4, 3))},
+    "_pdist_backward": {"grad": Tensor((1,)), "pdist": Tensor((1,))},
+    "multi_margin_loss": {"target": Tensor((2,), "int64", [0, 2])},
+    "multi_margin_loss_backward": {"grad_output": Tensor(()), "target": Tensor((2,), "int64", [0, 2])},
+    "multilabel_margin_loss_forward": {"target": Tensor((2, 3), "int64", [0, -1, 0, 1, 2, -1])},
+    "multilabel_margin_loss_backward": {
+        "grad_output": Tensor(()),
+        "target": Tensor((2, 3), "int64", [0, -1, 0, 1, 2, -1]),
+    },
+    "_trilinear": {"i2": Tensor((3, 4)), "i3": Tensor((2, 4))},
+    **{
+        op: {
+            "weight": Tensor((4, 3)),
+            "indices": Tensor((3,), "int64", [0, 1, 3]),
+            "offsets": Tensor((2,), "int64", [0, 2]),
+            "per_sample_weights": Tensor((3,)),
+        }
+        for op in ("embedding_bag", "_embedding_bag")
+    },
+    "bilinear": {"input2": Tensor((2, 4)), "weight": Tensor((2, 3, 4))},
+    "_embedding_bag_backward": {
+        "indices": Tensor((3,), "int64", [0, 1, 3]),
+        "offsets": Tensor((2,), "int64", [0, 2]),
+        "offset2bag": Tensor((3,), "int64", [0, 0, 1]),
+        "bag_size": Tensor((2,), "int64", [2, 1]),
+        "maximum_indices": Tensor((2,), "int64", [2, 1]),
+        "per_sample_weights": Tensor((3,)),
+    },
+    "_embedding_bag_per_sample_weights_backward": {
+        "weight": Tensor((4, 3)),
+        "indices": Tensor((3,), "int64", [0, 1, 3]),
+        "offsets": Tensor((2,), "int64", [0, 2]),
+        "offset2bag": Tensor((3,), "int64", [0, 0, 1]),
+    },
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -450,6 +485,30 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     **{(op, "reduce"): "sum" for op in ("scatter_reduce", "scatter_reduce_")},
     **{(op, "reduce"): "prod" for op in ("index_reduce", "index_reduce_")},
     ("masked_scatter_backward", "sizes"): [3],
+    # nn misc
+    ("rrelu_with_noise_backward", "lower"): 0.1,
+    ("rrelu_with_noise_backward", "upper"): 0.3,
+    ("rrelu_with_noise_backward", "training"): False,
+    ("rrelu_with_noise_backward", "self_is_result"): False,
+    ("channel_shuffle", "groups"): 2,
+    ("_pdist_backward", "p"): 2.0,
+    ("multi_margin_loss_backward", "p"): 1,
+    ("multi_margin_loss_backward", "margin"): 1.0,
+    ("_trilinear", "expand1"): [2],
+    ("_trilinear", "expand2"): [0],
+    ("_trilinear", "expand3"): [1],
+    ("_trilinear", "sumdim"): [1],
+    ("_embedding_bag_backward", "num_weights"): 4,
+    ("_embedding_bag_backward", "scale_grad_by_freq"): False,
+    ("_embedding_bag_backward", "mode"): 0,
+    ("_embedding_bag_backward", "sparse"): False,
+    ("_embedding_bag_per_sample_weights_backward", "mode"): 0,
+    ("embedding_bag", "scale_grad_by_freq"): False,
+    ("embedding_bag", "mode"): 0,
+    ("embedding_bag", "sparse"): False,
+    ("embedding_bag", "include_last_offset"): False,
+    ("embedding_bag", "padding_idx"): None,
+    ("rms_norm", "normalized_shape"): [3],
 }
 
 

@@ -228,3 +228,9 @@ __all__ += [
     "TransformerEncoderLayer",
     "TripletMarginLoss",
 ]
+
+# ---- misc layers and losses (nn/modules/misc.py) ------------------------------------------------
+from framework.nn.modules import misc as _misc  # noqa: E402
+from framework.nn.modules.misc import *  # noqa: E402, F403
+
+__all__ += _misc.__all__
