@@ -81,6 +81,8 @@ ceil = function("ceil")
 ceil_ = function("ceil_")
 celu = function("celu")
 celu_ = function("celu_")
+cholesky_inverse = function("cholesky_inverse")
+cholesky_solve = function("cholesky_solve")
 chunk = function("chunk")
 clamp = function("clamp")
 clamp_ = function("clamp_")
@@ -160,6 +162,7 @@ floor_divide = function("floor_divide")
 fmod = function("fmod")
 frac = function("frac")
 frac_ = function("frac_")
+frobenius_norm = function("frobenius_norm")
 full = function("full")
 full_like = function("full_like")
 gather = function("gather")
@@ -193,6 +196,7 @@ index = function("index")
 index_put = function("index_put")
 index_put_ = function("index_put_")
 index_select = function("index_select")
+inner = function("inner")
 instance_norm = function("instance_norm")
 inverse = function("inverse")
 isclose = function("isclose")
@@ -235,10 +239,13 @@ logit = function("logit")
 logit_ = function("logit_")
 logsumexp = function("logsumexp")
 lt = function("lt")
+lu_solve = function("lu_solve")
+lu_unpack = function("lu_unpack")
 margin_ranking_loss = function("margin_ranking_loss")
 masked_fill = function("masked_fill")
 masked_select = function("masked_select")
 matmul = function("matmul")
+matrix_exp = function("matrix_exp")
 max = function("max")
 max_pool1d = function("max_pool1d")
 max_pool1d_with_indices = function("max_pool1d_with_indices")
@@ -288,12 +295,14 @@ nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
 normal = function("normal")
+nuclear_norm = function("nuclear_norm")
 one_hot = function("one_hot")
 ones = function("ones")
 ones_like = function("ones_like")
 outer = function("outer")
 pairwise_distance = function("pairwise_distance")
 permute = function("permute")
+pinverse = function("pinverse")
 pixel_shuffle = function("pixel_shuffle")
 pixel_unshuffle = function("pixel_unshuffle")
 poisson = function("poisson")
@@ -301,6 +310,7 @@ poisson_nll_loss = function("poisson_nll_loss")
 pow = function("pow")
 prelu = function("prelu")
 prod = function("prod")
+qr = function("qr")
 rad2deg = function("rad2deg")
 rad2deg_ = function("rad2deg_")
 rand = function("rand")
@@ -377,6 +387,7 @@ std = function("std")
 std_mean = function("std_mean")
 sub = function("sub")
 sum = function("sum")
+svd = function("svd")
 swapaxes = function("swapaxes")
 swapdims = function("swapdims")
 t = function("t")
@@ -390,6 +401,7 @@ threshold_backward = function("threshold_backward")
 topk = function("topk")
 trace = function("trace")
 transpose = function("transpose")
+triangular_solve = function("triangular_solve")
 tril = function("tril")
 tril_indices = function("tril_indices")
 triplet_margin_loss = function("triplet_margin_loss")
@@ -412,6 +424,7 @@ upsample_nearest2d = function("upsample_nearest2d")
 upsample_nearest2d_backward = function("upsample_nearest2d_backward")
 var = function("var")
 var_mean = function("var_mean")
+vdot = function("vdot")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
 where = function("where")
@@ -498,6 +511,8 @@ __all__ = [
     "ceil_",
     "celu",
     "celu_",
+    "cholesky_inverse",
+    "cholesky_solve",
     "chunk",
     "clamp",
     "clamp_",
@@ -577,6 +592,7 @@ __all__ = [
     "fmod",
     "frac",
     "frac_",
+    "frobenius_norm",
     "full",
     "full_like",
     "gather",
@@ -610,6 +626,7 @@ __all__ = [
     "index_put",
     "index_put_",
     "index_select",
+    "inner",
     "instance_norm",
     "inverse",
     "isclose",
@@ -652,10 +669,13 @@ __all__ = [
     "logit_",
     "logsumexp",
     "lt",
+    "lu_solve",
+    "lu_unpack",
     "margin_ranking_loss",
     "masked_fill",
     "masked_select",
     "matmul",
+    "matrix_exp",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -705,12 +725,14 @@ __all__ = [
     "nonzero",
     "norm",
     "normal",
+    "nuclear_norm",
     "one_hot",
     "ones",
     "ones_like",
     "outer",
     "pairwise_distance",
     "permute",
+    "pinverse",
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson",
@@ -718,6 +740,7 @@ __all__ = [
     "pow",
     "prelu",
     "prod",
+    "qr",
     "rad2deg",
     "rad2deg_",
     "rand",
@@ -794,6 +817,7 @@ __all__ = [
     "std_mean",
     "sub",
     "sum",
+    "svd",
     "swapaxes",
     "swapdims",
     "t",
@@ -807,6 +831,7 @@ __all__ = [
     "topk",
     "trace",
     "transpose",
+    "triangular_solve",
     "tril",
     "tril_indices",
     "triplet_margin_loss",
@@ -829,6 +854,7 @@ __all__ = [
     "upsample_nearest2d_backward",
     "var",
     "var_mean",
+    "vdot",
     "view_as_complex",
     "view_as_real",
     "where",
