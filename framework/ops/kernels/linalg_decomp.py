@@ -618,6 +618,7 @@ def _matrix_norm(
         result: Tensor = aten_op("linalg_vector_norm.default")(x, 2, list(dims), keepdim)
         return result
     if order in ("nuc", 2, -2):
+        refuse_float16("linalg.matrix_norm", x)
         return _singular_value_norm(x, order, dims, keepdim)
     assert isinstance(order, float | int)
     # 1 and -1: the max/min of the columns' 1-norms; inf and -inf: of the rows'.

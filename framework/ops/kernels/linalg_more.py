@@ -240,7 +240,9 @@ def lu_unpack(
 def _lu_solve_checks(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
     op = "linalg.lu_solve"
     lu, b = LU._impl, B._impl
-    check_floating(op, LU)
+    check_floating(f"torch.{op}", LU)
+    if lu.dtype is float16:
+        raise not_implemented("linalg.lu_solve_cpu", lu.dtype)
     if lu.dim() < 2:
         raise RuntimeError(f"{op}: The input tensor LU must have at least 2 dimensions.")
     if b.dim() < 2:
@@ -747,9 +749,10 @@ def linalg_vander(x: Tensor, *, N: int | None = None) -> Tensor:
     """The powers x^0, ..., x^(N-1) along a new last dimension (N defaults to x's last size):
     cumulative products of x; integers are computed in int64."""
     impl = x._impl
-    if impl.dtype is bool_:
+    if impl.dtype in (bool_, float16):
         raise RuntimeError(
-            "linalg.vander supports floating point, complex, and integer tensors, but got Bool"
+            "linalg.vander supports floating point, complex, and integer tensors, but got "
+            f"{impl.dtype.scalar_type_name}"
         )
     count = N if N is not None else (impl.sizes[-1] if impl.dim() else 0)
     if count <= 1:
