@@ -77,6 +77,7 @@ _PROBABILITIES: Final = Tensor((2, 3), None, [0.5] * 6)
 _SQUARE: Final = Tensor((2, 2))
 _POSITIVE_DEFINITE: Final = Tensor((2, 2), None, [2, 1, 1, 2])
 _PIVOTS: Final = Tensor((2,), "int32", [1, 2])
+_INVERTIBLE_4X4: Final = Tensor((2, 2, 2, 2), None, [2, 1, 0, 0, 0, 2, 1, 0, 0, 0, 2, 1, 1, 0, 0, 2])
 _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "mm": {"mat2": Tensor((3, 2))},
     "matmul": {"other": Tensor((3, 2))},
@@ -215,7 +216,7 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "triangular_solve": {"self": _SQUARE, "A": _SQUARE},
     "cholesky_solve": {"self": _SQUARE, "input2": _POSITIVE_DEFINITE},
     "cholesky_inverse": {"self": _POSITIVE_DEFINITE},
-    "linalg_tensorinv": {"self": Tensor((2, 2, 2, 2), None, [2, 1, 0, 0, 0, 2, 1, 0, 0, 0, 2, 1, 1, 0, 0, 2])},
+    "linalg_tensorinv": {"self": _INVERTIBLE_4X4},
     "linalg_tensorsolve": {"self": _SQUARE, "other": Tensor((2,))},
     "linalg_matmul": {"other": Tensor((3, 2))},
     "vdot": {"self": Tensor((3,)), "other": Tensor((3,))},
