@@ -299,6 +299,7 @@ nuclear_norm = function("nuclear_norm")
 one_hot = function("one_hot")
 ones = function("ones")
 ones_like = function("ones_like")
+orgqr = function("orgqr")
 outer = function("outer")
 pairwise_distance = function("pairwise_distance")
 permute = function("permute")
@@ -729,6 +730,7 @@ __all__ = [
     "one_hot",
     "ones",
     "ones_like",
+    "orgqr",
     "outer",
     "pairwise_distance",
     "permute",

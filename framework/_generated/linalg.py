@@ -15,6 +15,7 @@ eig = function("linalg_eig")
 eigh = function("linalg_eigh")
 eigvals = function("linalg_eigvals")
 eigvalsh = function("linalg_eigvalsh")
+householder_product = function("linalg_householder_product")
 inv = function("linalg_inv")
 inv_ex = function("linalg_inv_ex")
 lstsq = function("linalg_lstsq")
@@ -54,6 +55,7 @@ __all__ = [
     "eigh",
     "eigvals",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
     "lstsq",

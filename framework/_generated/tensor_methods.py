@@ -222,6 +222,7 @@ class TensorMethods:
     nonzero = method("nonzero")
     norm = method("norm")
     normal_ = method("normal_")
+    orgqr = method("orgqr")
     outer = method("outer")
     permute = method("permute")
     pinverse = method("pinverse")

@@ -1,5 +1,5 @@
 """Sample inputs of the linear-algebra additions of derivatives.yaml (LU, triangular solves,
-cholesky_solve/inverse, matrix_exp, eig, lstsq, vdot).
+cholesky_solve/inverse, matrix_exp, eig, lstsq, householder_product, vdot).
 
 Matrices are random (LU: generic pivots, stable under gradcheck's perturbations) or well
 conditioned (a random matrix plus 3 I).  cholesky_solve and cholesky_inverse read one triangle of
@@ -131,6 +131,13 @@ def _lstsq() -> list[Sample]:
     ]
 
 
+def _householder_product() -> list[Sample]:
+    return [
+        Sample((_rand(4, 3, seed=33), _rand(2, seed=34))),
+        Sample((_rand(2, 3, 3, seed=35), _rand(2, 3, seed=36)), desc="square, batch"),
+    ]
+
+
 def _vdot() -> list[Sample]:
     return [Sample((_rand(4, seed=31), _rand(4, seed=32)))]
 
@@ -147,6 +154,7 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "linalg_matrix_exp": _matrix_exp,
     "linalg_eig": _eig,
     "linalg_lstsq": _lstsq,
+    "linalg_householder_product": _householder_product,
     "vdot": _vdot,
 }
 

@@ -220,6 +220,8 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "linalg_tensorsolve": {"self": _SQUARE, "other": Tensor((2,))},
     "linalg_matmul": {"other": Tensor((3, 2))},
     "vdot": {"self": Tensor((3,)), "other": Tensor((3,))},
+    "linalg_householder_product": {"input": Tensor((3, 2)), "tau": Tensor((2,))},
+    "orgqr": {"self": Tensor((3, 2)), "input2": Tensor((2,))},
     # nn layers (more)
     "native_group_norm": {"input": Tensor((2, 4, 3)), "weight": Tensor((4,)), "bias": Tensor((4,))},
     "native_group_norm_backward": {

@@ -178,6 +178,15 @@ def test_eig() -> None:
         L.eig(t([[1.0, math.nan], [0.0, 1.0]]))
 
 
+def test_householder_product() -> None:
+    a = rand(5, 3, seed=25)
+    h, tau = np.linalg.qr(a, mode="raw")
+    Q = np.linalg.qr(a)[0]
+    close(L.householder_product(t(h.T), t(tau)), Q)
+    close(framework.orgqr(t(h.T), t(tau)), Q)
+    close(t(h.T).orgqr(t(tau[:0])), np.eye(5, 3))
+
+
 # ---- lstsq --------------------------------------------------------------------------------------
 
 _FILLED = {  # driver: (residuals, rank, singular_values) filled for a full-rank tall A
@@ -393,6 +402,16 @@ ERRORS: list[tuple[Callable[[], Any], type[Exception], str]] = [
         RuntimeError,
         "inner\\(\\) the last dimension must",
     ),
+    (
+        lambda: L.householder_product(t(np.ones((2, 3))), t(np.ones(2))),
+        RuntimeError,
+        r"householder_product: input.shape\[-2\] must be greater than or equal to input.shape\[-1\]",
+    ),
+    (
+        lambda: L.householder_product(t(np.ones((3, 2))), t(np.ones(2)).float()),
+        RuntimeError,
+        "tau dtype Float does not match input dtype Double",
+    ),
     (lambda: framework.vdot(t(np.ones(3)), t(np.ones(4))), RuntimeError, "inconsistent tensor size"),
     (lambda: framework.vdot(t([True]), t([True])), NotImplementedError, "\"dot\" not implemented for 'Bool'"),
 ]
@@ -437,6 +456,7 @@ TORCH_CALLS: dict[str, Callable[[Any, list[Any]], Any]] = {
     "cond": lambda m, x: m.linalg.cond(x[0]),
     "cond_1": lambda m, x: m.linalg.cond(x[0], 1),
     "vdot": lambda m, x: m.vdot(x[1][0, :, 0], x[1][1, :, 1]),
+    "householder_product": lambda m, x: m.linalg.householder_product(x[1], x[1][:, 0, :]),
     "svd": lambda m, x: m.svd(x[0])[1],
     "pinverse": lambda m, x: m.pinverse(x[1]),
 }

@@ -27,6 +27,7 @@ __all__ = [
     "cholesky_solve_backward_self",
     "conjugate",
     "euclidean_dist_backward",
+    "householder_product_backward",
     "linalg_det_backward",
     "linalg_eig_backward",
     "linalg_eigh_backward",
@@ -456,3 +457,35 @@ def linalg_lstsq_backward(
         r = (A.matmul(X) - B) * weight
         grad = grad + (2 * r.matmul(mH(X)) if which == 0 else -2 * r)
     return grad.squeeze(-1) if vector and which == 1 else grad
+
+
+def _householder_vectors(input: Tensor, k: int) -> list[Tensor]:
+    """v_i (..., m, 1): a one at row i, input's column i below it, zeros above."""
+    m = input.shape[-2]
+    eye = framework.eye(m, dtype=input.dtype)
+    return [input.narrow(-1, i, 1).tril(-(i + 1)) + eye.narrow(-1, i, 1) for i in range(k)]
+
+
+def householder_product_backward(grad: Tensor, input: Tensor, tau: Tensor, which: int) -> Tensor:
+    """Q E = H_1 ... H_k E with H_i = I - tau_i v_i v_i^H: with a_i = (H_1 ... H_{i-1})^H grad and
+    S_i = H_{i+1} ... H_k E, tau_i gets -(a_i^H v_i)^H (S_i^H v_i) and v_i gets
+    -conj(tau_i) a_i S_i^H v_i - tau_i S_i a_i^H v_i, kept below the diagonal of column i
+    (`which`: 0 for input, 1 for tau)."""
+    m, n, k = input.shape[-2], input.shape[-1], tau.shape[-1]
+    vs = _householder_vectors(input, k)
+    taus = [tau.narrow(-1, i, 1).unsqueeze(-1) for i in range(k)]
+    right = [framework.eye(m, n, dtype=input.dtype).expand_as(input)]
+    for i in reversed(range(1, k)):
+        right.insert(0, right[0] - taus[i] * vs[i].matmul(mH(vs[i]).matmul(right[0])))
+    a = grad
+    g_tau, g_v = [], []
+    for i in range(k):
+        v, t_i, S = vs[i], taus[i], right[i]
+        w1, w2 = mH(S).matmul(v), mH(a).matmul(v)
+        g_tau.append(-mH(w2).matmul(w1).squeeze(-1))
+        g_v.append(-conjugate(t_i) * a.matmul(w1) - t_i * S.matmul(w2))
+        a = a - conjugate(t_i) * v.matmul(mH(v).matmul(a))
+    if which == 1:
+        return framework.cat(g_tau, -1)
+    columns = g_v + [framework.zeros_like(input.narrow(-1, 0, n - k))]
+    return framework.cat(columns, -1).tril(-1)

@@ -353,12 +353,11 @@ def triangular_solve(
     """Deprecated: (X with op(A) X = b, op(A) = A^T when transpose, and a copy of A broadcast to
     the batch)."""
     b, a = self._impl, A._impl
-    for name, t in (("b", b), ("A", a)):
-        if t.dim() < 2:
+    for name, given in (("b", b), ("A", a)):
+        if given.dim() < 2:
             raise RuntimeError(
                 f"torch.triangular_solve: Expected {name} to have at least 2 dimensions, but it has "
-                f"{t.dim()} "
-                "dimensions instead"
+                f"{given.dim()} dimensions instead"
             )
     if b.dtype is not a.dtype:
         raise RuntimeError(
@@ -556,6 +555,69 @@ def linalg_eigvals(self: Tensor) -> Tensor:
     return result
 
 
+# ---- householder_product ----------------------------------------------------------------------
+
+
+def _householder_checks(input: Tensor, tau: Tensor) -> None:
+    op = "torch.linalg.householder_product"
+    a, t = input._impl, tau._impl
+    if a.dim() < 2:
+        raise RuntimeError(f"{op}: input must have at least 2 dimensions.")
+    if t.dim() == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if a.sizes[-2] < a.sizes[-1]:
+        raise RuntimeError(f"{op}: input.shape[-2] must be greater than or equal to input.shape[-1]")
+    if a.sizes[-1] < t.sizes[-1]:
+        raise RuntimeError(f"{op}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
+    if a.dim() - t.dim() != 1:
+        raise RuntimeError(
+            f"{op}: Expected tau to have one dimension less than input, but got tau.ndim equal to {t.dim()} "
+            f"and input.ndim is equal to {a.dim()}"
+        )
+    if t.sizes[:-1] != a.sizes[:-2]:
+        raise RuntimeError(
+            f"{op}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got {list(t.sizes[:-1])}"
+        )
+    if t.dtype is not a.dtype:
+        raise RuntimeError(
+            f"{op}: tau dtype {t.dtype.scalar_type_name} does not match input dtype {a.dtype.scalar_type_name}"
+        )
+    _lapack_dtype("orgqr_cpu", input)
+
+
+def householder_vector(a: Array, i: int) -> Array:
+    """The i-th Householder vector (..., m, 1) packed below the diagonal of `a`: zeros above row
+    i, a one at row i."""
+    v = np.zeros((*a.shape[:-1], 1), a.dtype)
+    v[..., i, 0] = 1
+    v[..., i + 1 :, 0] = a[..., i + 1 :, i]
+    return v
+
+
+@kernel("linalg_householder_product")
+def linalg_householder_product(input: Tensor, tau: Tensor) -> Tensor:
+    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^H (LAPACK's orgqr)."""
+    _householder_checks(input, tau)
+    impl = input._impl
+    out = new_tensor(impl.sizes, impl.dtype, impl.device)
+    if is_meta(impl.device):
+        return out
+    a, taus = array(input), array(tau)
+    m, n = impl.sizes[-2:]
+    x = np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape).copy()
+    for i in reversed(range(taus.shape[-1])):
+        v = householder_vector(a, i)
+        x -= taus[..., i, None, None] * v @ (_mH(v) @ x)
+    out._impl.numpy_view()[...] = x
+    return out
+
+
+@kernel("orgqr")
+def orgqr(self: Tensor, input2: Tensor) -> Tensor:
+    result: Tensor = aten_op("linalg_householder_product.default")(self, input2)
+    return result
+
+
 # ---- lstsq ------------------------------------------------------------------------------------
 
 _LSTSQ_DRIVERS: Final = ("gels", "gelsy", "gelsd", "gelss")
@@ -662,7 +724,7 @@ def _cond_p_checks(self: Tensor, p: Number | str) -> None:
 
 def _cond_from_inverse(self: Tensor, p: Number | str) -> Tensor:
     """norm(A) * norm(A^{-1}), inf for a singular A."""
-    shown = p if isinstance(p, str) else ("inf" if p == math.inf else "-inf" if p == -math.inf else int(p))
+    shown = p if isinstance(p, str) else f"{p:g}"
     rows, cols = self._impl.sizes[-2:]
     if rows != cols:
         raise RuntimeError(
