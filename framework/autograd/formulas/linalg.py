@@ -487,5 +487,5 @@ def householder_product_backward(grad: Tensor, input: Tensor, tau: Tensor, which
         a = a - conjugate(t_i) * v.matmul(mH(v).matmul(a))
     if which == 1:
         return framework.cat(g_tau, -1)
-    columns = g_v + [framework.zeros_like(input.narrow(-1, 0, n - k))]
+    columns = [*g_v, framework.zeros_like(input.narrow(-1, 0, n - k))]
     return framework.cat(columns, -1).tril(-1)
