@@ -576,11 +576,13 @@ def _householder_checks(input: Tensor, tau: Tensor) -> None:
         )
     if t.sizes[:-1] != a.sizes[:-2]:
         raise RuntimeError(
-            f"{op}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got {list(t.sizes[:-1])}"
+            f"{op}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
+            f"{list(t.sizes[:-1])}"
         )
     if t.dtype is not a.dtype:
         raise RuntimeError(
-            f"{op}: tau dtype {t.dtype.scalar_type_name} does not match input dtype {a.dtype.scalar_type_name}"
+            f"{op}: tau dtype {t.dtype.scalar_type_name} does not match input dtype "
+            f"{a.dtype.scalar_type_name}"
         )
     _lapack_dtype("orgqr_cpu", input)
 
