@@ -65,7 +65,7 @@ from framework.c10.dtypes import (
     uint8,
 )
 from framework.c10.storage import UntypedStorage
-from framework.functional import block_diag, cartesian_prod, cdist, chain_matmul, einsum, tensordot
+from framework.functional import block_diag, cartesian_prod, cdist, chain_matmul, einsum, lu, tensordot
 from framework.library import Library
 from framework.random import (
     Generator,
@@ -188,6 +188,7 @@ __all__ = [
     "is_tensor",
     "linalg",
     "load",
+    "lu",
     "long",
     "manual_seed",
     "nn",

@@ -17,6 +17,7 @@ _block_diag: Final = function("block_diag")
 _cartesian_prod: Final = function("cartesian_prod")
 _cdist: Final = function("cdist")
 _chain_matmul: Final = function("chain_matmul")
+_lu_with_info: Final = function("_lu_with_info")
 
 
 def _subscript(n: Any) -> str:
@@ -109,4 +110,11 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
     return result
 
 
-__all__ = ["block_diag", "cartesian_prod", "cdist", "chain_matmul", "einsum", "tensordot"]
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, ...]:
+    """Deprecated: the LU factorization and pivots of linalg.lu_factor_ex, and its info when
+    get_infos."""
+    LU, pivots, infos = _lu_with_info(A, pivot=pivot, check_errors=not get_infos)
+    return (LU, pivots, infos) if get_infos else (LU, pivots)
+
+
+__all__ = ["block_diag", "cartesian_prod", "cdist", "chain_matmul", "einsum", "lu", "tensordot"]

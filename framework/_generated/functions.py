@@ -13,6 +13,7 @@ _linalg_eigh = function("_linalg_eigh")
 _linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
+_lu_with_info = function("_lu_with_info")
 _prelu_kernel = function("_prelu_kernel")
 _prelu_kernel_backward = function("_prelu_kernel_backward")
 _reshape_alias = function("_reshape_alias")
@@ -444,6 +445,7 @@ __all__ = [
     "_linalg_svd",
     "_log_softmax",
     "_log_softmax_backward_data",
+    "_lu_with_info",
     "_prelu_kernel",
     "_prelu_kernel_backward",
     "_reshape_alias",

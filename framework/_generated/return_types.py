@@ -33,6 +33,18 @@ class _linalg_svd(NamedTuple):
 _linalg_svd.__module__ = "framework.return_types"
 
 
+class _lu_with_info(NamedTuple):
+    LU: Tensor
+    pivots: Tensor
+    info: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+_lu_with_info.__module__ = "framework.return_types"
+
+
 class aminmax(NamedTuple):
     min: Tensor
     max: Tensor
@@ -494,6 +506,7 @@ triangular_solve.__module__ = "framework.return_types"
 __all__ = [
     "_linalg_eigh",
     "_linalg_svd",
+    "_lu_with_info",
     "aminmax",
     "aminmax_out",
     "cummax",

@@ -95,6 +95,15 @@ def test_lu_solve(left: bool, adjoint: bool) -> None:
         close(L.lu_solve(LU, pivots, t(rhs), left=left, adjoint=adjoint), expected)
 
 
+def test_deprecated_lu() -> None:
+    singular = t([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.warns(UserWarning, match="torch.lu is deprecated in favor of torch.linalg.lu_factor"):
+        LU, pivots = framework.lu(singular)
+    close(LU, [[2.0, 4.0], [0.5, 0.0]])
+    with pytest.warns(UserWarning):
+        assert singular.lu(get_infos=True)[2].item() == 2
+
+
 def test_deprecated_lu_solve() -> None:
     LU, pivots = L.lu_factor(t(A))
     with pytest.warns(UserWarning, match="torch.lu_solve is deprecated"):

@@ -1,5 +1,5 @@
 """More torch.linalg kernels: the LU family (linalg.lu_factor(_ex), linalg.lu, lu_unpack,
-linalg.lu_solve and the deprecated lu_solve), triangular solves (linalg.solve_triangular, the
+linalg.lu_solve, the deprecated lu_solve and torch.lu's _lu_with_info), triangular solves (linalg.solve_triangular, the
 deprecated triangular_solve), cholesky_solve and cholesky_inverse, linalg.matrix_exp, linalg.eig
 and eigvals, linalg.lstsq, vdot; and the composite operators PyTorch builds on other operators:
 linalg.cond, tensorinv, tensorsolve, vander, linalg.matmul, linalg.diagonal, the old torch.qr and
@@ -146,6 +146,23 @@ def linalg_lu_factor(A: Tensor, *, pivot: bool = True) -> tuple[Tensor, Tensor]:
     lu, pivots, info = aten_op("linalg_lu_factor_ex.default")(A, pivot=pivot)
     _raise_lu_singular("torch.linalg.lu_factor", A, info)
     return lu, pivots
+
+
+@kernel("_lu_with_info")
+def _lu_with_info(
+    self: Tensor, pivot: bool = True, check_errors: bool = True
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Deprecated torch.lu's operator: lu_factor_ex, its info not checked (check_errors is
+    ignored, as in PyTorch)."""
+    _warn_deprecated(
+        "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+        "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+        "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+        "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+        "torch.linalg.lu_factor_ex(A, compute_pivots)"
+    )
+    result: tuple[Tensor, Tensor, Tensor] = aten_op("linalg_lu_factor_ex.default")(self, pivot=pivot)
+    return result
 
 
 def _triangles(lu: Array) -> tuple[Array, Array]:
