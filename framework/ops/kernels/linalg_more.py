@@ -1,16 +1,17 @@
 """More torch.linalg kernels: the LU family (linalg.lu_factor(_ex), linalg.lu, lu_unpack,
-linalg.lu_solve, the deprecated lu_solve and torch.lu's _lu_with_info), triangular solves (linalg.solve_triangular, the
-deprecated triangular_solve), cholesky_solve and cholesky_inverse, linalg.matrix_exp, linalg.eig
-and eigvals, linalg.lstsq, vdot; and the composite operators PyTorch builds on other operators:
-linalg.cond, tensorinv, tensorsolve, vander, linalg.matmul, linalg.diagonal, the old torch.qr and
-torch.svd, pinverse, inner, nuclear_norm and frobenius_norm.
+linalg.lu_solve, the deprecated lu_solve and torch.lu's _lu_with_info), triangular solves
+(linalg.solve_triangular, the deprecated triangular_solve), cholesky_solve and cholesky_inverse,
+linalg.matrix_exp, linalg.eig and eigvals, linalg.lstsq, linalg.householder_product (and orgqr),
+vdot; and the composite operators PyTorch builds on other operators: linalg.cond, tensorinv,
+tensorsolve, vander, linalg.matmul, linalg.diagonal, the old torch.qr and torch.svd, pinverse,
+inner, nuclear_norm and frobenius_norm.
 
 NumPy is the engine.  The LU factorization with partial pivoting is `lu_factor_arrays`
 (linalg_decomp.py: one vectorised pass per column over the whole batch); triangular systems are
 solved by substitution, one vectorised step per row, so that a zero on the diagonal gives the
 infinities and NaNs LAPACK's trsm gives instead of an error.  The least-squares solutions come
-from the SVD for every driver (LAPACK's gelsy, gelsd and gelss all give the minimum-norm solution;
-the rank is the number of singular values above rcond times the largest); which of residuals,
+from the SVD for every driver (gelsy, gelsd and gelss give the minimum-norm solution, gels assumes
+full rank, where the solution is the same; the rank is the number of singular values above rcond times the largest); which of residuals,
 rank and singular_values are filled follows the driver, as PyTorch's CPU kernel does.
 """
 
@@ -500,8 +501,9 @@ def matrix_exp_array(a: Array) -> Array:
     squaring (Higham 2005), each matrix scaled by its own power of two."""
     n = a.shape[-1]
     norm = np.abs(a).sum(-2).max(-1) if a.size else np.zeros(a.shape[:-2])
-    with np.errstate(divide="ignore"):
-        squarings = np.maximum(0, np.ceil(np.log2(norm / _THETA13))).astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        exponent = np.ceil(np.log2(norm / _THETA13))
+    squarings = np.where(np.isfinite(exponent) & (exponent > 0), exponent, 0).astype(np.int64)
     scaled = a / (2.0**squarings)[..., None, None]
     eye = np.broadcast_to(np.eye(n, dtype=a.dtype), a.shape)
     b = _PADE13
