@@ -100,6 +100,7 @@ def test_deprecated_lu() -> None:
     with pytest.warns(UserWarning, match="torch.lu is deprecated in favor of torch.linalg.lu_factor"):
         LU, pivots = framework.lu(singular)
     close(LU, [[2.0, 4.0], [0.5, 0.0]])
+    assert pivots.tolist() == [2, 2]
     with pytest.warns(UserWarning):
         assert singular.lu(get_infos=True)[2].item() == 2
 

@@ -11,8 +11,9 @@ NumPy is the engine.  The LU factorization with partial pivoting is `lu_factor_a
 solved by substitution, one vectorised step per row, so that a zero on the diagonal gives the
 infinities and NaNs LAPACK's trsm gives instead of an error.  The least-squares solutions come
 from the SVD for every driver (gelsy, gelsd and gelss give the minimum-norm solution, gels assumes
-full rank, where the solution is the same; the rank is the number of singular values above rcond times the largest); which of residuals,
-rank and singular_values are filled follows the driver, as PyTorch's CPU kernel does.
+full rank, where the solution is the same; the rank is the number of singular values above rcond
+times the largest); which of residuals, rank and singular_values are filled follows the driver,
+as PyTorch's CPU kernel does.
 """
 
 from __future__ import annotations
