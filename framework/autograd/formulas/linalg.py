@@ -382,7 +382,11 @@ def solve_triangular_backward_A(
 def triangular_solve_backward_b(
     grad_x: Tensor, A: Tensor, upper: bool, transpose: bool, unitriangular: bool
 ) -> Tensor:
-    return framework.triangular_solve(grad_x, conjugate(A), upper, not transpose, unitriangular)[0]
+    """gb = op(A)^{-H} grad (op(A) = A^T when transpose), through linalg.solve_triangular (the
+    deprecated triangular_solve would warn during backward)."""
+    if transpose:
+        return _tri_solve(conjugate(A), grad_x, upper=upper, unitriangular=unitriangular)
+    return _tri_solve(mH(A), grad_x, upper=not upper, unitriangular=unitriangular)
 
 
 def triangular_solve_backward_A(
