@@ -723,6 +723,13 @@ class Tensor(TensorMethods):
 
         return unique_consecutive(self, return_inverse, return_counts, dim)
 
+    def lu(self, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> tuple[Tensor, ...]:
+        """`framework.lu(self, pivot, get_infos)` (deprecated): the LU factorization and pivots,
+        and the info when get_infos."""
+        from framework.functional import lu
+
+        return lu(self, pivot, get_infos)
+
     def __format__(self, format_spec: str) -> str:
         """A 0-dim tensor formats as its value (`f"{loss:.4f}"`), as in PyTorch; anything else (a
         subclass such as Parameter included) as an object, which takes no format spec."""

@@ -26,6 +26,7 @@ _broadcast_tensors: Final = function("broadcast_tensors")
 _atleast_1d: Final = function("atleast_1d")
 _atleast_2d: Final = function("atleast_2d")
 _atleast_3d: Final = function("atleast_3d")
+_lu_with_info: Final = function("_lu_with_info")
 
 
 def _subscript(n: Any) -> str:
@@ -182,7 +183,6 @@ def atleast_3d(*tensors: Tensor | Sequence[Tensor]) -> Tensor | tuple[Tensor, ..
     return _atleast(_atleast_3d, tensors)
 
 
-
 def unravel_index(indices: Tensor, shape: int | Sequence[int]) -> tuple[Tensor, ...]:
     """The coordinates in a tensor of `shape` of each flat (row-major) index: one int64 tensor per
     dimension, shaped like `indices`.  As in PyTorch, indices are not checked: each coordinate is
@@ -205,6 +205,14 @@ def unravel_index(indices: Tensor, shape: int | Sequence[int]) -> tuple[Tensor, 
     coordinates = indices.unsqueeze(-1).floor_divide(tensor(strides, dtype=int64, device=indices.device))
     return tuple((coordinates % tensor(sizes, dtype=int64, device=indices.device)).unbind(-1))
 
+
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, ...]:
+    """Deprecated: the LU factorization and pivots of linalg.lu_factor_ex, and its info when
+    get_infos."""
+    LU, pivots, infos = _lu_with_info(A, pivot=pivot, check_errors=not get_infos)
+    return (LU, pivots, infos) if get_infos else (LU, pivots)
+
+
 __all__ = [
     "atleast_1d",
     "atleast_2d",
@@ -216,6 +224,7 @@ __all__ = [
     "cdist",
     "chain_matmul",
     "einsum",
+    "lu",
     "meshgrid",
     "tensordot",
     "unravel_index",

@@ -16,6 +16,7 @@ _linalg_eigh = function("_linalg_eigh")
 _linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
+_lu_with_info = function("_lu_with_info")
 _pdist_backward = function("_pdist_backward")
 _pdist_forward = function("_pdist_forward")
 _prelu_kernel = function("_prelu_kernel")
@@ -92,6 +93,8 @@ ceil_ = function("ceil_")
 celu = function("celu")
 celu_ = function("celu_")
 channel_shuffle = function("channel_shuffle")
+cholesky_inverse = function("cholesky_inverse")
+cholesky_solve = function("cholesky_solve")
 chunk = function("chunk")
 clamp = function("clamp")
 clamp_ = function("clamp_")
@@ -183,6 +186,7 @@ floor_divide = function("floor_divide")
 fmod = function("fmod")
 frac = function("frac")
 frac_ = function("frac_")
+frobenius_norm = function("frobenius_norm")
 full = function("full")
 full_like = function("full_like")
 gather = function("gather")
@@ -222,6 +226,7 @@ index_put = function("index_put")
 index_put_ = function("index_put_")
 index_reduce = function("index_reduce")
 index_select = function("index_select")
+inner = function("inner")
 instance_norm = function("instance_norm")
 inverse = function("inverse")
 isclose = function("isclose")
@@ -264,12 +269,15 @@ logit = function("logit")
 logit_ = function("logit_")
 logsumexp = function("logsumexp")
 lt = function("lt")
+lu_solve = function("lu_solve")
+lu_unpack = function("lu_unpack")
 margin_ranking_loss = function("margin_ranking_loss")
 masked_fill = function("masked_fill")
 masked_scatter = function("masked_scatter")
 masked_scatter_backward = function("masked_scatter_backward")
 masked_select = function("masked_select")
 matmul = function("matmul")
+matrix_exp = function("matrix_exp")
 max = function("max")
 max_pool1d = function("max_pool1d")
 max_pool1d_with_indices = function("max_pool1d_with_indices")
@@ -324,13 +332,16 @@ nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
 normal = function("normal")
+nuclear_norm = function("nuclear_norm")
 one_hot = function("one_hot")
 ones = function("ones")
 ones_like = function("ones_like")
+orgqr = function("orgqr")
 outer = function("outer")
 pairwise_distance = function("pairwise_distance")
 pdist = function("pdist")
 permute = function("permute")
+pinverse = function("pinverse")
 pixel_shuffle = function("pixel_shuffle")
 pixel_unshuffle = function("pixel_unshuffle")
 poisson = function("poisson")
@@ -339,6 +350,7 @@ pow = function("pow")
 prelu = function("prelu")
 prod = function("prod")
 put = function("put")
+qr = function("qr")
 rad2deg = function("rad2deg")
 rad2deg_ = function("rad2deg_")
 rand = function("rand")
@@ -428,6 +440,7 @@ std = function("std")
 std_mean = function("std_mean")
 sub = function("sub")
 sum = function("sum")
+svd = function("svd")
 swapaxes = function("swapaxes")
 swapdims = function("swapdims")
 t = function("t")
@@ -447,6 +460,7 @@ trace = function("trace")
 transpose = function("transpose")
 trapezoid = function("trapezoid")
 trapz = function("trapz")
+triangular_solve = function("triangular_solve")
 tril = function("tril")
 tril_indices = function("tril_indices")
 triplet_margin_loss = function("triplet_margin_loss")
@@ -474,6 +488,7 @@ upsample_nearest2d_backward = function("upsample_nearest2d_backward")
 vander = function("vander")
 var = function("var")
 var_mean = function("var_mean")
+vdot = function("vdot")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
 vsplit = function("vsplit")
@@ -497,6 +512,7 @@ __all__ = [
     "_linalg_svd",
     "_log_softmax",
     "_log_softmax_backward_data",
+    "_lu_with_info",
     "_pdist_backward",
     "_pdist_forward",
     "_prelu_kernel",
@@ -573,6 +589,8 @@ __all__ = [
     "celu",
     "celu_",
     "channel_shuffle",
+    "cholesky_inverse",
+    "cholesky_solve",
     "chunk",
     "clamp",
     "clamp_",
@@ -664,6 +682,7 @@ __all__ = [
     "fmod",
     "frac",
     "frac_",
+    "frobenius_norm",
     "full",
     "full_like",
     "gather",
@@ -703,6 +722,7 @@ __all__ = [
     "index_put_",
     "index_reduce",
     "index_select",
+    "inner",
     "instance_norm",
     "inverse",
     "isclose",
@@ -745,12 +765,15 @@ __all__ = [
     "logit_",
     "logsumexp",
     "lt",
+    "lu_solve",
+    "lu_unpack",
     "margin_ranking_loss",
     "masked_fill",
     "masked_scatter",
     "masked_scatter_backward",
     "masked_select",
     "matmul",
+    "matrix_exp",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -805,13 +828,16 @@ __all__ = [
     "nonzero",
     "norm",
     "normal",
+    "nuclear_norm",
     "one_hot",
     "ones",
     "ones_like",
+    "orgqr",
     "outer",
     "pairwise_distance",
     "pdist",
     "permute",
+    "pinverse",
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson",
@@ -820,6 +846,7 @@ __all__ = [
     "prelu",
     "prod",
     "put",
+    "qr",
     "rad2deg",
     "rad2deg_",
     "rand",
@@ -909,6 +936,7 @@ __all__ = [
     "std_mean",
     "sub",
     "sum",
+    "svd",
     "swapaxes",
     "swapdims",
     "t",
@@ -928,6 +956,7 @@ __all__ = [
     "transpose",
     "trapezoid",
     "trapz",
+    "triangular_solve",
     "tril",
     "tril_indices",
     "triplet_margin_loss",
@@ -955,6 +984,7 @@ __all__ = [
     "vander",
     "var",
     "var_mean",
+    "vdot",
     "view_as_complex",
     "view_as_real",
     "vsplit",

@@ -7,12 +7,24 @@ from framework.ops._api_runtime import function
 
 cholesky = function("linalg_cholesky")
 cholesky_ex = function("linalg_cholesky_ex")
+cond = function("linalg_cond")
 cross = function("linalg_cross")
 det = function("linalg_det")
+diagonal = function("linalg_diagonal")
+eig = function("linalg_eig")
 eigh = function("linalg_eigh")
+eigvals = function("linalg_eigvals")
 eigvalsh = function("linalg_eigvalsh")
+householder_product = function("linalg_householder_product")
 inv = function("linalg_inv")
 inv_ex = function("linalg_inv_ex")
+lstsq = function("linalg_lstsq")
+lu = function("linalg_lu")
+lu_factor = function("linalg_lu_factor")
+lu_factor_ex = function("linalg_lu_factor_ex")
+lu_solve = function("linalg_lu_solve")
+matmul = function("linalg_matmul")
+matrix_exp = function("linalg_matrix_exp")
 matrix_norm = function("linalg_matrix_norm")
 matrix_power = function("linalg_matrix_power")
 matrix_rank = function("linalg_matrix_rank")
@@ -23,20 +35,36 @@ qr = function("linalg_qr")
 slogdet = function("linalg_slogdet")
 solve = function("linalg_solve")
 solve_ex = function("linalg_solve_ex")
+solve_triangular = function("linalg_solve_triangular")
 svd = function("linalg_svd")
 svdvals = function("linalg_svdvals")
+tensorinv = function("linalg_tensorinv")
+tensorsolve = function("linalg_tensorsolve")
+vander = function("linalg_vander")
 vecdot = function("linalg_vecdot")
 vector_norm = function("linalg_vector_norm")
 
 __all__ = [
     "cholesky",
     "cholesky_ex",
+    "cond",
     "cross",
     "det",
+    "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
+    "householder_product",
     "inv",
     "inv_ex",
+    "lstsq",
+    "lu",
+    "lu_factor",
+    "lu_factor_ex",
+    "lu_solve",
+    "matmul",
+    "matrix_exp",
     "matrix_norm",
     "matrix_power",
     "matrix_rank",
@@ -47,8 +75,12 @@ __all__ = [
     "slogdet",
     "solve",
     "solve_ex",
+    "solve_triangular",
     "svd",
     "svdvals",
+    "tensorinv",
+    "tensorsolve",
+    "vander",
     "vecdot",
     "vector_norm",
 ]

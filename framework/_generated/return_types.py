@@ -33,6 +33,18 @@ class _linalg_svd(NamedTuple):
 _linalg_svd.__module__ = "framework.return_types"
 
 
+class _lu_with_info(NamedTuple):
+    LU: Tensor
+    pivots: Tensor
+    info: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+_lu_with_info.__module__ = "framework.return_types"
+
+
 class aminmax(NamedTuple):
     min: Tensor
     max: Tensor
@@ -132,6 +144,17 @@ class linalg_cholesky_ex(NamedTuple):
 linalg_cholesky_ex.__module__ = "framework.return_types"
 
 
+class linalg_eig(NamedTuple):
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_eig.__module__ = "framework.return_types"
+
+
 class linalg_eigh(NamedTuple):
     eigenvalues: Tensor
     eigenvectors: Tensor
@@ -152,6 +175,54 @@ class linalg_inv_ex(NamedTuple):
 
 
 linalg_inv_ex.__module__ = "framework.return_types"
+
+
+class linalg_lstsq(NamedTuple):
+    solution: Tensor
+    residuals: Tensor
+    rank: Tensor
+    singular_values: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_lstsq.__module__ = "framework.return_types"
+
+
+class linalg_lu(NamedTuple):
+    P: Tensor
+    L: Tensor
+    U: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_lu.__module__ = "framework.return_types"
+
+
+class linalg_lu_factor(NamedTuple):
+    LU: Tensor
+    pivots: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_lu_factor.__module__ = "framework.return_types"
+
+
+class linalg_lu_factor_ex(NamedTuple):
+    LU: Tensor
+    pivots: Tensor
+    info: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_lu_factor_ex.__module__ = "framework.return_types"
 
 
 class linalg_qr(NamedTuple):
@@ -208,6 +279,18 @@ class log_sigmoid_forward(NamedTuple):
 
 
 log_sigmoid_forward.__module__ = "framework.return_types"
+
+
+class lu_unpack(NamedTuple):
+    P: Tensor
+    L: Tensor
+    U: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+lu_unpack.__module__ = "framework.return_types"
 
 
 class max(NamedTuple):
@@ -342,6 +425,17 @@ class nll_loss_forward(NamedTuple):
 nll_loss_forward.__module__ = "framework.return_types"
 
 
+class qr(NamedTuple):
+    Q: Tensor
+    R: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+qr.__module__ = "framework.return_types"
+
+
 class slogdet(NamedTuple):
     sign: Tensor
     logabsdet: Tensor
@@ -375,6 +469,18 @@ class sort_out(NamedTuple):
 sort_out.__module__ = "framework.return_types"
 
 
+class svd(NamedTuple):
+    U: Tensor
+    S: Tensor
+    V: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+svd.__module__ = "framework.return_types"
+
+
 class topk(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -397,9 +503,21 @@ class topk_out(NamedTuple):
 topk_out.__module__ = "framework.return_types"
 
 
+class triangular_solve(NamedTuple):
+    solution: Tensor
+    cloned_coefficient: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+triangular_solve.__module__ = "framework.return_types"
+
+
 __all__ = [
     "_linalg_eigh",
     "_linalg_svd",
+    "_lu_with_info",
     "aminmax",
     "aminmax_out",
     "cummax",
@@ -409,13 +527,19 @@ __all__ = [
     "kthvalue",
     "kthvalue_out",
     "linalg_cholesky_ex",
+    "linalg_eig",
     "linalg_eigh",
     "linalg_inv_ex",
+    "linalg_lstsq",
+    "linalg_lu",
+    "linalg_lu_factor",
+    "linalg_lu_factor_ex",
     "linalg_qr",
     "linalg_slogdet",
     "linalg_solve_ex",
     "linalg_svd",
     "log_sigmoid_forward",
+    "lu_unpack",
     "max",
     "max_out",
     "median",
@@ -428,9 +552,12 @@ __all__ = [
     "nanmedian",
     "nanmedian_out",
     "nll_loss_forward",
+    "qr",
     "slogdet",
     "sort",
     "sort_out",
+    "svd",
     "topk",
     "topk_out",
+    "triangular_solve",
 ]

@@ -11,6 +11,7 @@ from typing import Any
 import ad_samples_activation
 import ad_samples_indexing
 import ad_samples_linalg
+import ad_samples_linalg_more
 import ad_samples_nn
 import ad_samples_nn_misc
 import ad_samples_nn_more
@@ -41,6 +42,7 @@ MODULES = (
     ad_samples_pointwise_more,
     ad_samples_activation,
     ad_samples_linalg,
+    ad_samples_linalg_more,
     ad_samples_nn_more,
     ad_samples_shapes_more,
     ad_samples_indexing,

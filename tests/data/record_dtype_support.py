@@ -76,6 +76,8 @@ _PROBABILITIES: Final = Tensor((2, 3), None, [0.5] * 6)
 # the rules of `_tensor`, then a 2x3 tensor of the dtype under test).
 _SQUARE: Final = Tensor((2, 2))
 _POSITIVE_DEFINITE: Final = Tensor((2, 2), None, [2, 1, 1, 2])
+_PIVOTS: Final = Tensor((2,), "int32", [1, 2])
+_INVERTIBLE_4X4: Final = Tensor((2, 2, 2, 2), None, [2, 1, 0, 0, 0, 2, 1, 0, 0, 0, 2, 1, 1, 0, 0, 2])
 _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "mm": {"mat2": Tensor((3, 2))},
     "matmul": {"other": Tensor((3, 2))},
@@ -193,6 +195,33 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
         op: {"self": Tensor((2, 2)), "batch1": Tensor((2, 2, 3)), "batch2": Tensor((2, 3, 2))}
         for op in ("addbmm", "addbmm_")
     },
+    # linalg additions
+    **{
+        op: {"A": _SQUARE, "self": _SQUARE}
+        for op in (
+            "linalg_lu_factor_ex",
+            "linalg_lu_factor",
+            "linalg_lu",
+            "linalg_matrix_exp",
+            "matrix_exp",
+            "linalg_eig",
+            "linalg_eigvals",
+            "linalg_cond",
+        )
+    },
+    "lu_unpack": {"LU_data": _SQUARE, "LU_pivots": _PIVOTS},
+    "linalg_lu_solve": {"LU": _SQUARE, "pivots": _PIVOTS, "B": _SQUARE},
+    "lu_solve": {"self": _SQUARE, "LU_data": _SQUARE, "LU_pivots": _PIVOTS},
+    "linalg_solve_triangular": {"self": _SQUARE, "B": _SQUARE},
+    "triangular_solve": {"self": _SQUARE, "A": _SQUARE},
+    "cholesky_solve": {"self": _SQUARE, "input2": _POSITIVE_DEFINITE},
+    "cholesky_inverse": {"self": _POSITIVE_DEFINITE},
+    "linalg_tensorinv": {"self": _INVERTIBLE_4X4},
+    "linalg_tensorsolve": {"self": _SQUARE, "other": Tensor((2,))},
+    "linalg_matmul": {"other": Tensor((3, 2))},
+    "vdot": {"self": Tensor((3,)), "other": Tensor((3,))},
+    "linalg_householder_product": {"input": Tensor((3, 2)), "tau": Tensor((2,))},
+    "orgqr": {"self": Tensor((3, 2)), "input2": Tensor((2,))},
     # nn layers (more)
     "native_group_norm": {"input": Tensor((2, 4, 3)), "weight": Tensor((4,)), "bias": Tensor((4,))},
     "native_group_norm_backward": {
@@ -446,6 +475,9 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("tensordot", "dims_other"): [0],
     ("einsum", "equation"): "ij,ij->i",
     ("_cdist_forward", "compute_mode"): None,
+    ("linalg_solve_triangular", "upper"): True,
+    ("nuclear_norm", "dim"): [0, 1],
+    ("linalg_cond", "p"): "fro",
     # nn layers (more)
     **{(op, "output_size"): [8] for op in ("upsample_nearest1d", "upsample_linear1d")},
     **{(f"{op}_backward", "output_size"): [8] for op in ("upsample_nearest1d", "upsample_linear1d")},

@@ -22,19 +22,34 @@ __all__ = [
     "block_diag_backward",
     "cdist_backward",
     "cholesky_backward",
+    "cholesky_inverse_backward",
+    "cholesky_solve_backward_input2",
+    "cholesky_solve_backward_self",
     "conjugate",
     "euclidean_dist_backward",
+    "householder_product_backward",
     "linalg_det_backward",
+    "linalg_eig_backward",
     "linalg_eigh_backward",
     "linalg_inv_backward",
+    "linalg_lstsq_backward",
+    "linalg_lu_backward",
+    "linalg_lu_solve_LU",
+    "linalg_matrix_exp_differential",
     "linalg_qr_backward",
     "linalg_solve_backward_A",
     "linalg_solve_backward_B",
+    "lu_factor_ex_backward",
+    "lu_unpack_backward",
     "mH",
     "pinv_backward",
     "slogdet_backward",
+    "solve_triangular_backward_A",
+    "solve_triangular_backward_B",
     "svd_backward",
     "trace_backward",
+    "triangular_solve_backward_A",
+    "triangular_solve_backward_b",
 ]
 
 Sizes = Sequence[int]
@@ -278,3 +293,203 @@ def pinv_backward(grad: Tensor, pinv: Tensor, A: Tensor) -> Tensor:
         + pinv_h_K
         - pinv_h_K.matmul(pinv).matmul(A)
     )
+
+
+# ---- linalg additions: LU, triangular solves, cholesky_solve/inverse, matrix_exp, eig, lstsq ----
+
+
+def _tri_solve(A: Tensor, B: Tensor, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
+    return framework.linalg.solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
+
+
+def linalg_lu_backward(gL: Tensor, gU: Tensor, P: Tensor, L: Tensor, U: Tensor, pivot: bool) -> Tensor:
+    """A = P L U (L: (m, k) unit lower, U: (k, n) upper), PyTorch's formula per shape: square
+    gA = P L^{-H} (L^H gL o 1_L + gU U^H o 1_U) U^{-H}; wide and tall split off the extra columns
+    (rows) of U (L)."""
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    if m == n:
+        gA = mH(L).matmul(gL).tril(-1) + gU.matmul(mH(U)).triu()
+        gA = _tri_solve(mH(U), gA, upper=False, left=False)
+        gA = _tri_solve(mH(L), gA, upper=True, unitriangular=True)
+    elif m < n:
+        U1 = U.narrow(-1, 0, k)
+        gA = (mH(L).matmul(gL) - gU.triu().matmul(mH(U))).tril(-1)
+        gA = _tri_solve(mH(U1), gA, upper=False, left=False)
+        gA = framework.cat([gA + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
+        gA = _tri_solve(mH(L), gA, upper=True, unitriangular=True)
+    else:
+        L1 = L.narrow(-2, 0, k)
+        gA = (gU.matmul(mH(U)) - mH(L).matmul(gL.tril(-1))).triu()
+        gA = _tri_solve(mH(L1), gA, upper=True, unitriangular=True)
+        gA = framework.cat([gA + gL.narrow(-2, 0, k).tril(-1), gL.narrow(-2, k, m - k)], -2)
+        gA = _tri_solve(mH(U), gA, upper=False, left=False)
+    return P.matmul(gA) if pivot else gA
+
+
+def lu_factor_ex_backward(grad: Tensor, LU: Tensor, pivots: Tensor, pivot: bool) -> Tensor:
+    """The packed factors' gradient split into L's (first k columns) and U's (first k rows)."""
+    P, L, U = framework.lu_unpack(LU, pivots, True, pivot)
+    k = min(LU.shape[-2], LU.shape[-1])
+    return linalg_lu_backward(grad.narrow(-1, 0, k), grad.narrow(-2, 0, k), P, L, U, pivot)
+
+
+def lu_unpack_backward(gL: Tensor, gU: Tensor, m: int, n: int) -> Tensor:
+    """L's strictly lower and U's upper triangle packed back into one (m, n) gradient."""
+    k = min(m, n)
+    if m == n:
+        return gL.tril(-1) + gU.triu()
+    if m < n:
+        return framework.cat([gL.tril(-1) + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
+    return framework.cat([gL.narrow(-2, 0, k).tril(-1) + gU.triu(), gL.narrow(-2, k, m - k)], -2)
+
+
+def linalg_lu_solve_LU(
+    gX: Tensor, LU: Tensor, pivots: Tensor, X: Tensor, left: bool, adjoint: bool
+) -> Tensor:
+    """PyTorch's gradient of the packed LU factors of linalg.lu_solve."""
+    P, L, U = framework.lu_unpack(LU, pivots, True, left == adjoint)
+    if left != adjoint:
+        gR = _tri_solve(mH(U), -(gX if left else mH(gX)).matmul(mH(X) if left else X), upper=False)
+        gL = _tri_solve(mH(L), gR.matmul(mH(U)), upper=True, unitriangular=True).tril(-1)
+        return gL + gR.triu()
+    gR = -P.mT.matmul(X if left else mH(X)).matmul(mH(gX) if left else gX).matmul(P)
+    gR = _tri_solve(mH(L), gR, upper=True, left=False, unitriangular=True)
+    gU = _tri_solve(mH(U), mH(L).matmul(gR), upper=False, left=False).triu()
+    return gR.tril(-1) + gU
+
+
+def _triangle(t: Tensor, upper: bool, unitriangular: bool) -> Tensor:
+    return t.triu(int(unitriangular)) if upper else t.tril(-int(unitriangular))
+
+
+def solve_triangular_backward_B(
+    grad: Tensor, A: Tensor, upper: bool, left: bool, unitriangular: bool
+) -> Tensor:
+    """gB = A^{-H} grad (left), grad A^{-H} (right)."""
+    return _tri_solve(mH(A), grad, upper=not upper, left=left, unitriangular=unitriangular)
+
+
+def solve_triangular_backward_A(
+    grad: Tensor, A: Tensor, X: Tensor, upper: bool, left: bool, unitriangular: bool
+) -> Tensor:
+    """gA = -gB X^H (left), -X^H gB (right), restricted to A's triangle."""
+    gB = solve_triangular_backward_B(grad, A, upper, left, unitriangular)
+    gA = -gB.matmul(mH(X)) if left else -mH(X).matmul(gB)
+    return _triangle(gA, upper, unitriangular)
+
+
+def triangular_solve_backward_b(
+    grad_x: Tensor, A: Tensor, upper: bool, transpose: bool, unitriangular: bool
+) -> Tensor:
+    """gb = op(A)^{-H} grad (op(A) = A^T when transpose), through linalg.solve_triangular (the
+    deprecated triangular_solve would warn during backward)."""
+    if transpose:
+        return _tri_solve(conjugate(A), grad_x, upper=upper, unitriangular=unitriangular)
+    return _tri_solve(mH(A), grad_x, upper=not upper, unitriangular=unitriangular)
+
+
+def triangular_solve_backward_A(
+    grad_x: Tensor, grad_m: Tensor, A: Tensor, x: Tensor, upper: bool, transpose: bool, unitriangular: bool
+) -> Tensor:
+    gb = triangular_solve_backward_b(grad_x, A, upper, transpose, unitriangular)
+    gA = -conjugate(x).matmul(gb.mT) if transpose else -gb.matmul(mH(x))
+    return _triangle(gA, upper, unitriangular) + grad_m
+
+
+def cholesky_solve_backward_self(grad: Tensor, input2: Tensor, upper: bool) -> Tensor:
+    return framework.cholesky_solve(grad, input2, upper)
+
+
+def cholesky_solve_backward_input2(grad: Tensor, input2: Tensor, result: Tensor, upper: bool) -> Tensor:
+    """-(gB X^H + X gB^H) applied to the factor from the side it multiplies."""
+    common = framework.cholesky_solve(grad, input2, upper).matmul(mH(result))
+    common = common + mH(common)
+    return -input2.matmul(common) if upper else -common.matmul(input2)
+
+
+def cholesky_inverse_backward(grad: Tensor, L: Tensor, upper: bool, inverse: Tensor) -> Tensor:
+    common = inverse.matmul((grad + mH(grad)).matmul(inverse))
+    return -L.matmul(common) if upper else -common.matmul(L)
+
+
+def linalg_matrix_exp_differential(A: Tensor, grad: Tensor) -> Tensor:
+    """The adjoint of the Fréchet derivative of exp at A applied to grad: the upper right block
+    of exp([[A^H, grad], [0, A^H]])."""
+    Ah = mH(A)
+    n = A.shape[-1]
+    block = framework.cat(
+        [framework.cat([Ah, grad], -1), framework.cat([framework.zeros_like(Ah), Ah], -1)], -2
+    )
+    return framework.linalg.matrix_exp(block).narrow(-2, 0, n).narrow(-1, n, n)
+
+
+def linalg_eig_backward(gL: Tensor, gV: Tensor, L: Tensor, V: Tensor, A: Tensor) -> Tensor:
+    """A = V diag(L) V^{-1}: gA = V^{-H} (diag(gL) + (V^H gV - V^H V Re(diag(V^H gV))) / E*) V^H,
+    E*_ij = conj(L_j - L_i); real for a real A.  A loss that depends on the eigenvectors' phases
+    is refused, as PyTorch does."""
+    VhgV = mH(V).matmul(gV)
+    diagonal = VhgV.diagonal(0, -2, -1)
+    if not framework.allclose(
+        framework.imag(diagonal), framework.zeros_like(framework.real(diagonal)), 1e-2, 1e-2
+    ):
+        raise RuntimeError(
+            "linalg_eig_backward: The eigenvectors in the complex case are specified up to multiplication by "
+            "e^{i phi}. The specified loss function depends on this quantity, so it is ill-defined."
+        )
+    VhgV = VhgV - mH(V).matmul(V * framework.real(diagonal).unsqueeze(-2))
+    Lconj = conjugate(L)
+    E = Lconj.unsqueeze(-2) - Lconj.unsqueeze(-1) + _eye_like(Lconj, L.shape[-1])
+    inner = VhgV / E
+    inner = inner - framework.diag_embed(inner.diagonal(0, -2, -1)) + framework.diag_embed(gL)
+    gA = framework.linalg.solve(mH(V), inner.matmul(mH(V)))
+    return gA if A.dtype.is_complex else framework.real(gA)
+
+
+def linalg_lstsq_backward(
+    gX: Tensor, gR: Tensor, A: Tensor, B: Tensor, X: Tensor, residuals: Tensor, which: int
+) -> Tensor:
+    """Through pinv(A): X = pinv(A) B; the residuals ||A X - B||^2 (per column) add
+    2 (A X - B) gR X^H for A and -2 (A X - B) gR for B (X is stationary there)."""
+    vector = B.ndim == A.ndim - 1
+    if vector:
+        gX, B, X = gX.unsqueeze(-1), B.unsqueeze(-1), X.unsqueeze(-1)
+    pinvA = framework.linalg.pinv(A)
+    grad = pinv_backward(gX.matmul(mH(B)), pinvA, A) if which == 0 else mH(pinvA).matmul(gX)
+    if residuals.numel():
+        weight = gR.unsqueeze(-1) if vector else gR.unsqueeze(-2)
+        r = (A.matmul(X) - B) * weight
+        grad = grad + (2 * r.matmul(mH(X)) if which == 0 else -2 * r)
+    return grad.squeeze(-1) if vector and which == 1 else grad
+
+
+def _householder_vectors(input: Tensor, k: int) -> list[Tensor]:
+    """v_i (..., m, 1): a one at row i, input's column i below it, zeros above."""
+    m = input.shape[-2]
+    eye = framework.eye(m, dtype=input.dtype)
+    return [input.narrow(-1, i, 1).tril(-(i + 1)) + eye.narrow(-1, i, 1) for i in range(k)]
+
+
+def householder_product_backward(grad: Tensor, input: Tensor, tau: Tensor, which: int) -> Tensor:
+    """Q E = H_1 ... H_k E with H_i = I - tau_i v_i v_i^H: with a_i = (H_1 ... H_{i-1})^H grad and
+    S_i = H_{i+1} ... H_k E, tau_i gets -(a_i^H v_i)^H (S_i^H v_i) and v_i gets
+    -conj(tau_i) a_i S_i^H v_i - tau_i S_i a_i^H v_i, kept below the diagonal of column i
+    (`which`: 0 for input, 1 for tau)."""
+    m, n, k = input.shape[-2], input.shape[-1], tau.shape[-1]
+    vs = _householder_vectors(input, k)
+    taus = [tau.narrow(-1, i, 1).unsqueeze(-1) for i in range(k)]
+    right = [framework.eye(m, n, dtype=input.dtype).expand_as(input)]
+    for i in reversed(range(1, k)):
+        right.insert(0, right[0] - taus[i] * vs[i].matmul(mH(vs[i]).matmul(right[0])))
+    a = grad
+    g_tau, g_v = [], []
+    for i in range(k):
+        v, t_i, S = vs[i], taus[i], right[i]
+        w1, w2 = mH(S).matmul(v), mH(a).matmul(v)
+        g_tau.append(-mH(w2).matmul(w1).squeeze(-1))
+        g_v.append(-conjugate(t_i) * a.matmul(w1) - t_i * S.matmul(w2))
+        a = a - conjugate(t_i) * v.matmul(mH(v).matmul(a))
+    if which == 1:
+        return framework.cat(g_tau, -1)
+    columns = [*g_v, framework.zeros_like(input.narrow(-1, 0, n - k))]
+    return framework.cat(columns, -1).tril(-1)

@@ -137,23 +137,34 @@ def _raise_not_positive_definite(op: str, A: Tensor, info: Tensor) -> None:
 # ---- LAPACK's info ----------------------------------------------------------------------------
 
 
-def lu_info(a: Array) -> Array:
-    """LAPACK getrf's info for each matrix of `a` (..., n, n): 0, or the 1-based index of the
-    first zero pivot of the LU factorization with partial pivoting (one pass per column, all
-    matrices at once)."""
-    n = a.shape[-1]
-    lu = a.reshape(-1, n, n).copy()
+def lu_factor_arrays(a: Array) -> tuple[Array, Array, Array]:
+    """LAPACK getrf on each matrix of `a` (..., m, n), all matrices at once with one pass per
+    column: (LU, the 1-based int32 row interchanges (..., min(m, n)), info).  The pivot of a
+    column is its first entry of largest |re| + |im| (LAPACK's i?amax); info is 0, or the 1-based
+    index of the first zero pivot (the factorization then goes on, as LAPACK's does)."""
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    lu = a.reshape(-1, m, n).copy()
     rows = np.arange(lu.shape[0])
+    pivots = np.zeros((lu.shape[0], k), np.int32)
     info = np.zeros(lu.shape[0], np.int32)
-    for k in range(n):
-        p = k + np.argmax(np.abs(lu[:, k:, k]), axis=1)
-        lu[rows, k], lu[rows, p] = lu[rows, p], lu[rows, k].copy()
-        pivot = lu[:, k, k]
+    for j in range(k):
+        column = lu[:, j:, j]
+        p = j + np.argmax(np.abs(column.real) + np.abs(column.imag), axis=1)
+        pivots[:, j] = p + 1
+        lu[rows, j], lu[rows, p] = lu[rows, p], lu[rows, j].copy()
+        pivot = lu[:, j, j]
         zero = pivot == 0
-        info[(info == 0) & zero] = k + 1
-        lu[:, k + 1 :, k] /= np.where(zero, 1, pivot)[:, None]
-        lu[:, k + 1 :, k + 1 :] -= lu[:, k + 1 :, k, None] * lu[:, k, None, k + 1 :]
-    return info.reshape(a.shape[:-2])
+        info[(info == 0) & zero] = j + 1
+        lu[:, j + 1 :, j] /= np.where(zero, 1, pivot)[:, None]
+        lu[:, j + 1 :, j + 1 :] -= lu[:, j + 1 :, j, None] * lu[:, j, None, j + 1 :]
+    batch = a.shape[:-2]
+    return lu.reshape(a.shape), pivots.reshape((*batch, k)), info.reshape(batch)
+
+
+def lu_info(a: Array) -> Array:
+    """LAPACK getrf's info for each matrix of `a` (see lu_factor_arrays)."""
+    return lu_factor_arrays(a)[2]
 
 
 def _int32_info(t: Tensor, batch: Sizes) -> Tensor:
@@ -607,6 +618,7 @@ def _matrix_norm(
         result: Tensor = aten_op("linalg_vector_norm.default")(x, 2, list(dims), keepdim)
         return result
     if order in ("nuc", 2, -2):
+        refuse_float16("linalg.matrix_norm", x)
         return _singular_value_norm(x, order, dims, keepdim)
     assert isinstance(order, float | int)
     # 1 and -1: the max/min of the columns' 1-norms; inf and -inf: of the rows'.
