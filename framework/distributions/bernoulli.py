@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions.exp_family import ExponentialFamily
-from framework.distributions.utils import _Number, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from framework.distributions.utils import (
+    _Number,
+    broadcast_all,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+)
 from framework.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Bernoulli"]
@@ -21,7 +27,10 @@ class Bernoulli(ExponentialFamily):
     """Bernoulli distribution parameterized by `probs` or `logits` (not both); samples are 0/1 in
     the parameter's dtype."""
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
     support = constraints.boolean
     has_enumerate_support = True
     _mean_carrier_measure = 0.0

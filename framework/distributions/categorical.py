@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -21,7 +21,10 @@ class Categorical(Distribution):
     """Categorical distribution over the last dimension of `probs` (normalized to sum to 1) or of
     `logits` (normalized by logsumexp); the other dimensions are batch dimensions."""
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.simplex,
+        "logits": constraints.real_vector,
+    }
     has_enumerate_support = True
 
     def __init__(
@@ -80,7 +83,9 @@ class Categorical(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return framework.full(list(self._extended_shape()), math.nan, dtype=self.probs.dtype, device=self.probs.device)
+        return framework.full(
+            list(self._extended_shape()), math.nan, dtype=self.probs.dtype, device=self.probs.device
+        )
 
     @property
     def mode(self) -> Tensor:
@@ -88,7 +93,9 @@ class Categorical(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        return framework.full(list(self._extended_shape()), math.nan, dtype=self.probs.dtype, device=self.probs.device)
+        return framework.full(
+            list(self._extended_shape()), math.nan, dtype=self.probs.dtype, device=self.probs.device
+        )
 
     def sample(self, sample_shape: Sequence[int] = Size()) -> Tensor:
         sample_shape = Size(sample_shape)

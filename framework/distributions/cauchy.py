@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -19,7 +19,10 @@ __all__ = ["Cauchy"]
 class Cauchy(Distribution):
     """Cauchy (Lorentz) distribution with median `loc` and half width `scale`."""
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
     support = constraints.real
     has_rsample = True
 
@@ -39,7 +42,9 @@ class Cauchy(Distribution):
 
     @property
     def mean(self) -> Tensor:
-        return framework.full(list(self._extended_shape()), math.nan, dtype=self.loc.dtype, device=self.loc.device)
+        return framework.full(
+            list(self._extended_shape()), math.nan, dtype=self.loc.dtype, device=self.loc.device
+        )
 
     @property
     def mode(self) -> Tensor:
@@ -47,7 +52,9 @@ class Cauchy(Distribution):
 
     @property
     def variance(self) -> Tensor:
-        return framework.full(list(self._extended_shape()), math.inf, dtype=self.loc.dtype, device=self.loc.device)
+        return framework.full(
+            list(self._extended_shape()), math.inf, dtype=self.loc.dtype, device=self.loc.device
+        )
 
     def rsample(self, sample_shape: Sequence[int] = Size()) -> Tensor:
         shape = self._extended_shape(sample_shape)

@@ -69,14 +69,14 @@ class _DependentBase(Constraint):
         self._event_dim = event_dim
         super().__init__()
 
-    @property  # type: ignore[override]
-    def is_discrete(self) -> bool:
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
         if self._is_discrete is NotImplemented:
             raise NotImplementedError(".is_discrete cannot be determined statically")
         return bool(self._is_discrete)
 
-    @property  # type: ignore[override]
-    def event_dim(self) -> int:
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
         if self._event_dim is NotImplemented:
             raise NotImplementedError(".event_dim cannot be determined statically")
         return int(self._event_dim)
@@ -110,7 +110,9 @@ class _DependentProperty(_DependentBase, Generic[T, R]):
     """A property whose class-level value is a dependent constraint (so `Uniform.support` can be
     inspected statically) and whose instance-level value is the computed constraint."""
 
-    def __init__(self, fn: Callable[[T], R], is_discrete: Any = NotImplemented, event_dim: Any = NotImplemented) -> None:
+    def __init__(
+        self, fn: Callable[[T], R], is_discrete: Any = NotImplemented, event_dim: Any = NotImplemented
+    ) -> None:
         super().__init__(is_discrete, event_dim)
         self.fget = fn
         self.__doc__ = fn.__doc__
@@ -156,7 +158,9 @@ class _IndependentConstraint(Constraint):
 
     def __init__(self, base_constraint: Constraint, reinterpreted_batch_ndims: int) -> None:
         if not isinstance(base_constraint, Constraint):
-            raise AssertionError(f"base_constraint must be a Constraint, got {type(base_constraint).__name__}")
+            raise AssertionError(
+                f"base_constraint must be a Constraint, got {type(base_constraint).__name__}"
+            )
         if not isinstance(reinterpreted_batch_ndims, int):
             raise AssertionError(
                 f"reinterpreted_batch_ndims must be an int, got {type(reinterpreted_batch_ndims).__name__}"
@@ -167,12 +171,12 @@ class _IndependentConstraint(Constraint):
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
         super().__init__()
 
-    @property  # type: ignore[override]
-    def is_discrete(self) -> bool:
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
         return self.base_constraint.is_discrete
 
-    @property  # type: ignore[override]
-    def event_dim(self) -> int:
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
         return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
     def check(self, value: Tensor) -> Tensor:
@@ -180,7 +184,7 @@ class _IndependentConstraint(Constraint):
         if result.dim() < self.reinterpreted_batch_ndims:
             expected = self.base_constraint.event_dim + self.reinterpreted_batch_ndims
             raise ValueError(f"Expected value.dim() >= {expected} but got {value.dim()}")
-        result = result.reshape(tuple(result.shape[: result.dim() - self.reinterpreted_batch_ndims]) + (-1,))
+        result = result.reshape((*result.shape[: result.dim() - self.reinterpreted_batch_ndims], -1))
         return result.all(-1)
 
     def __repr__(self) -> str:
@@ -222,7 +226,9 @@ class _IntegerInterval(Constraint):
         return (value % 1 == 0) & (value >= self.lower_bound) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+        return (
+            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+        )
 
 
 class _IntegerLessThan(Constraint):
@@ -318,7 +324,9 @@ class _Interval(Constraint):
         return (value >= self.lower_bound) & (value <= self.upper_bound)
 
     def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+        return (
+            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+        )
 
 
 class _HalfOpenInterval(Constraint):
@@ -333,7 +341,9 @@ class _HalfOpenInterval(Constraint):
         return (value >= self.lower_bound) & (value < self.upper_bound)
 
     def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+        return (
+            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+        )
 
 
 class _Simplex(Constraint):
@@ -352,7 +362,7 @@ class _LowerTriangular(Constraint):
 
     def check(self, value: Tensor) -> Tensor:
         value_tril = value.tril()
-        return (value_tril == value).view(tuple(value.shape[:-2]) + (-1,)).min(-1)[0]
+        return (value_tril == value).view((*value.shape[:-2], -1)).min(-1)[0]
 
 
 class _LowerCholesky(Constraint):
@@ -373,7 +383,10 @@ class _Square(Constraint):
 
     def check(self, value: Tensor) -> Tensor:
         return framework.full(
-            list(value.shape[:-2]), value.shape[-2] == value.shape[-1], dtype=framework.bool, device=value.device
+            list(value.shape[:-2]),
+            value.shape[-2] == value.shape[-1],
+            dtype=framework.bool,
+            device=value.device,
         )
 
 
@@ -410,7 +423,9 @@ class _PositiveDefinite(_Symmetric):
 class _Cat(Constraint):
     """Applies a sequence of constraints to consecutive slices (of `lengths`) along `dim`."""
 
-    def __init__(self, cseq: Sequence[Constraint], dim: int = 0, lengths: Sequence[int] | None = None) -> None:
+    def __init__(
+        self, cseq: Sequence[Constraint], dim: int = 0, lengths: Sequence[int] | None = None
+    ) -> None:
         if not all(isinstance(c, Constraint) for c in cseq):
             raise AssertionError("All elements of cseq must be Constraint instances")
         self.cseq = list(cseq)
@@ -420,12 +435,12 @@ class _Cat(Constraint):
         self.dim = dim
         super().__init__()
 
-    @property  # type: ignore[override]
-    def is_discrete(self) -> bool:
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
         return any(c.is_discrete for c in self.cseq)
 
-    @property  # type: ignore[override]
-    def event_dim(self) -> int:
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
         return max(c.event_dim for c in self.cseq)
 
     def check(self, value: Tensor) -> Tensor:
@@ -449,12 +464,12 @@ class _Stack(Constraint):
         self.dim = dim
         super().__init__()
 
-    @property  # type: ignore[override]
-    def is_discrete(self) -> bool:
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
         return any(c.is_discrete for c in self.cseq)
 
-    @property  # type: ignore[override]
-    def event_dim(self) -> int:
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
         dim = max(c.event_dim for c in self.cseq)
         if self.dim + dim < 0:
             dim += 1

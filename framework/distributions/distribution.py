@@ -134,7 +134,9 @@ class Distribution:
 
     def sample_n(self, n: int) -> Tensor:
         """`n` samples (deprecated: use `sample((n,))`)."""
-        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning, stacklevel=2)
+        warnings.warn(
+            "`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning, stacklevel=2
+        )
         return self.sample(Size((n,)))
 
     def log_prob(self, value: Tensor) -> Tensor:
@@ -181,7 +183,8 @@ class Distribution:
         for i, j in zip(reversed(actual_shape), reversed(expected_shape), strict=False):
             if i != 1 and j != 1 and i != j:
                 raise ValueError(
-                    f"Value is not broadcastable with batch_shape+event_shape: {actual_shape} vs {expected_shape}."
+                    "Value is not broadcastable with batch_shape+event_shape: "
+                    f"{actual_shape} vs {expected_shape}."
                 )
         try:
             support = self.support
@@ -203,18 +206,19 @@ class Distribution:
                 f"but found invalid values:\n{value}"
             )
 
-    def _get_checked_instance(self, cls: type[D], _instance: D | None = None) -> D:
+    def _get_checked_instance(self, cls: type[D], _instance: object = None) -> D:
         """The instance `expand` fills: `_instance`, or a bare new object of this class (refused
         for a subclass with its own `__init__` that does not define `expand`)."""
-        if _instance is None and type(self).__init__ != cls.__init__:
-            raise NotImplementedError(
-                f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom __init__ method "
-                "must also define a custom .expand() method."
-            )
-        if _instance is not None:
-            return _instance
-        new: D = object.__new__(type(self))  # type: ignore[arg-type]
-        return new
+        if _instance is None:
+            if type(self).__init__ != cls.__init__:
+                raise NotImplementedError(
+                    f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
+                    "__init__ method "
+                    "must also define a custom .expand() method."
+                )
+            _instance = object.__new__(type(self))
+        assert isinstance(_instance, cls)
+        return _instance
 
     def __repr__(self) -> str:
         param_names = [k for k in self.arg_constraints if k in self.__dict__]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -18,7 +18,7 @@ __all__ = ["Exponential"]
 class Exponential(ExponentialFamily):
     """Exponential distribution with rate `rate` (mean `1 / rate`)."""
 
-    arg_constraints = {"rate": constraints.positive}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
     _mean_carrier_measure = 0.0

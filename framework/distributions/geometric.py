@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions.distribution import Distribution
-from framework.distributions.utils import _Number, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from framework.distributions.utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 from framework.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Geometric"]
@@ -20,7 +20,10 @@ __all__ = ["Geometric"]
 class Geometric(Distribution):
     """Geometric distribution on {0, 1, ...} with success probability `probs` (or `logits`)."""
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
     support = constraints.nonnegative_integer
 
     def __init__(
@@ -38,7 +41,7 @@ class Geometric(Distribution):
             assert logits is not None
             (self.logits,) = broadcast_all(logits)
             given = logits
-        batch_shape = Size() if isinstance(given, _Number) else Size(given.size())
+        batch_shape = given.size() if isinstance(given, Tensor) else Size()
         super().__init__(batch_shape, validate_args=validate_args)
         if self._validate_args and probs is not None:
             value = self.probs

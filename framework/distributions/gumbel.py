@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -22,8 +22,11 @@ __all__ = ["Gumbel"]
 class Gumbel(TransformedDistribution):
     """Gumbel (type-1 extreme value) distribution with location `loc` and scale `scale`."""
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
+    support = constraints.real
 
     def __init__(self, loc: Tensor | float, scale: Tensor | float, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._tensor import Tensor
@@ -19,8 +19,8 @@ __all__ = ["HalfCauchy"]
 class HalfCauchy(TransformedDistribution):
     """Half-Cauchy distribution with scale `scale`."""
 
-    arg_constraints = {"scale": constraints.positive}
-    support = constraints.nonnegative  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"scale": constraints.positive}
+    support = constraints.nonnegative
     has_rsample = True
     base_dist: Cauchy
 
@@ -39,7 +39,9 @@ class HalfCauchy(TransformedDistribution):
 
     @property
     def mean(self) -> Tensor:
-        return framework.full(list(self._extended_shape()), math.inf, dtype=self.scale.dtype, device=self.scale.device)
+        return framework.full(
+            list(self._extended_shape()), math.inf, dtype=self.scale.dtype, device=self.scale.device
+        )
 
     @property
     def mode(self) -> Tensor:
@@ -52,7 +54,9 @@ class HalfCauchy(TransformedDistribution):
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        value = framework.as_tensor(value, dtype=self.base_dist.scale.dtype, device=self.base_dist.scale.device)
+        value = framework.as_tensor(
+            value, dtype=self.base_dist.scale.dtype, device=self.base_dist.scale.device
+        )
         log_prob = self.base_dist.log_prob(value) + math.log(2)
         return framework.where(value >= 0, log_prob, -math.inf)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._tensor import Tensor
@@ -19,8 +19,8 @@ __all__ = ["HalfNormal"]
 class HalfNormal(TransformedDistribution):
     """Half-normal distribution with scale `scale`."""
 
-    arg_constraints = {"scale": constraints.positive}
-    support = constraints.nonnegative  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"scale": constraints.positive}
+    support = constraints.nonnegative
     has_rsample = True
     base_dist: Normal
 

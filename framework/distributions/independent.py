@@ -4,7 +4,7 @@ of a distribution as event dimensions (as `torch.distributions.Independent`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from framework._size import Size
 from framework._tensor import Tensor
@@ -19,10 +19,13 @@ class Independent(Distribution):
     """Treats the rightmost `reinterpreted_batch_ndims` batch dimensions of `base_distribution`
     as event dimensions: `log_prob` and `entropy` sum over them."""
 
-    arg_constraints: dict[str, constraints.Constraint] = {}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {}
 
     def __init__(
-        self, base_distribution: Distribution, reinterpreted_batch_ndims: int, validate_args: bool | None = None
+        self,
+        base_distribution: Distribution,
+        reinterpreted_batch_ndims: int,
+        validate_args: bool | None = None,
     ) -> None:
         if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
             raise ValueError(
@@ -40,18 +43,20 @@ class Independent(Distribution):
     def expand(self, batch_shape: Sequence[int], _instance: Any = None) -> Independent:
         new = self._get_checked_instance(Independent, _instance)
         batch_shape = Size(batch_shape)
-        new.base_dist = self.base_dist.expand(batch_shape + self.event_shape[: self.reinterpreted_batch_ndims])
+        new.base_dist = self.base_dist.expand(
+            batch_shape + self.event_shape[: self.reinterpreted_batch_ndims]
+        )
         new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
         super(Independent, new).__init__(batch_shape, self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
 
-    @property  # type: ignore[override]
-    def has_rsample(self) -> bool:
+    @property
+    def has_rsample(self) -> bool:  # type: ignore[override]
         return self.base_dist.has_rsample
 
-    @property  # type: ignore[override]
-    def has_enumerate_support(self) -> bool:
+    @property
+    def has_enumerate_support(self) -> bool:  # type: ignore[override]
         if self.reinterpreted_batch_ndims > 0:
             return False
         return self.base_dist.has_enumerate_support

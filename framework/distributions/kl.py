@@ -137,7 +137,8 @@ def kl_divergence(p: Distribution, q: Distribution) -> Tensor:
         _KL_MEMOIZE[type(p), type(q)] = fun
     if fun is None:
         raise NotImplementedError(
-            f"No KL(p || q) is implemented for p type {p.__class__.__name__} and q type {q.__class__.__name__}"
+            f"No KL(p || q) is implemented for p type {p.__class__.__name__} and "
+            f"q type {q.__class__.__name__}"
         )
     return fun(p, q)
 
@@ -276,9 +277,9 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(
         q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_cov_factor.shape[:-2]
     )
     n = p.event_shape[0]
-    q_scale_tril = q._unbroadcasted_scale_tril.expand(combined_batch_shape + (n, n))
-    p_cov_factor = p._unbroadcasted_cov_factor.expand(combined_batch_shape + (n, p.cov_factor.size(-1)))
-    p_cov_diag = framework.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand(combined_batch_shape + (n, n))
+    q_scale_tril = q._unbroadcasted_scale_tril.expand((*combined_batch_shape, n, n))
+    p_cov_factor = p._unbroadcasted_cov_factor.expand((*combined_batch_shape, n, p.cov_factor.size(-1)))
+    p_cov_diag = framework.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand((*combined_batch_shape, n, n))
     term21 = _batch_trace_XXT(_solve_lower(q_scale_tril, p_cov_factor))
     term22 = _batch_trace_XXT(_solve_lower(q_scale_tril, p_cov_diag))
     term2 = term21 + term22
@@ -299,8 +300,8 @@ def _kl_multivariatenormal_multivariatenormal(p: MultivariateNormal, q: Multivar
         q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_scale_tril.shape[:-2]
     )
     n = p.event_shape[0]
-    q_scale_tril = q._unbroadcasted_scale_tril.expand(combined_batch_shape + (n, n))
-    p_scale_tril = p._unbroadcasted_scale_tril.expand(combined_batch_shape + (n, n))
+    q_scale_tril = q._unbroadcasted_scale_tril.expand((*combined_batch_shape, n, n))
+    p_scale_tril = p._unbroadcasted_scale_tril.expand((*combined_batch_shape, n, n))
     term2 = _batch_trace_XXT(_solve_lower(q_scale_tril, p_scale_tril))
     term3 = _batch_mahalanobis(q._unbroadcasted_scale_tril, q.loc - p.loc)
     return half_term1 + 0.5 * (term2 + term3 - n)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -18,7 +18,10 @@ __all__ = ["Laplace"]
 class Laplace(Distribution):
     """Laplace distribution with location `loc` and scale `scale`."""
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
     support = constraints.real
     has_rsample = True
 

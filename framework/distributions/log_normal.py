@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from framework._tensor import Tensor
 from framework.distributions import constraints
@@ -18,8 +18,11 @@ __all__ = ["LogNormal"]
 class LogNormal(TransformedDistribution):
     """Log-normal distribution: `loc` and `scale` are the mean and standard deviation of the log."""
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.positive  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
+    support = constraints.positive
     has_rsample = True
     base_dist: Normal
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from framework._tensor import Tensor
 from framework.distributions import constraints
@@ -20,8 +20,11 @@ class LogisticNormal(TransformedDistribution):
     """`StickBreakingTransform()(X)` for `X ~ Normal(loc, scale)` over the last dimension; samples
     have one more element than `loc` and lie on the simplex."""
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.simplex  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
+    support = constraints.simplex
     has_rsample = True
     base_dist: Independent
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -52,7 +52,7 @@ class LowRankMultivariateNormal(Distribution):
     """Multivariate normal with a low-rank-plus-diagonal covariance: `cov_factor` is `(..., n, m)`
     and `cov_diag` is `(..., n)`."""
 
-    arg_constraints = {
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
         "loc": constraints.real_vector,
         "cov_factor": constraints.independent(constraints.real, 2),
         "cov_diag": constraints.independent(constraints.positive, 1),
@@ -119,7 +119,7 @@ class LowRankMultivariateNormal(Distribution):
         return self.loc
 
     @lazy_property
-    def variance(self) -> Tensor:  # type: ignore[override]
+    def variance(self) -> Tensor:
         return (self._unbroadcasted_cov_factor.pow(2).sum(-1) + self._unbroadcasted_cov_diag).expand(
             self._batch_shape + self._event_shape
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -86,7 +86,7 @@ class MultivariateNormal(Distribution):
     definite `covariance_matrix`, a positive definite `precision_matrix`, or a lower-triangular
     `scale_tril` with positive diagonal (`covariance = scale_tril @ scale_tril.mT`)."""
 
-    arg_constraints = {
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
         "loc": constraints.real_vector,
         "covariance_matrix": constraints.positive_definite,
         "precision_matrix": constraints.positive_definite,
@@ -106,31 +106,36 @@ class MultivariateNormal(Distribution):
         if loc.dim() < 1:
             raise ValueError("loc must be at least one-dimensional.")
         if (covariance_matrix is not None) + (scale_tril is not None) + (precision_matrix is not None) != 1:
-            raise ValueError("Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.")
+            raise ValueError(
+                "Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified."
+            )
 
         if scale_tril is not None:
             if scale_tril.dim() < 2:
                 raise ValueError(
-                    "scale_tril matrix must be at least two-dimensional, with optional leading batch dimensions"
+                    "scale_tril matrix must be at least two-dimensional, "
+                    "with optional leading batch dimensions"
                 )
             batch_shape = Size(broadcast_shapes(scale_tril.shape[:-2], loc.shape[:-1]))
-            self.scale_tril = scale_tril.expand(batch_shape + (-1, -1))
+            self.scale_tril = scale_tril.expand((*batch_shape, -1, -1))
         elif covariance_matrix is not None:
             if covariance_matrix.dim() < 2:
                 raise ValueError(
-                    "covariance_matrix must be at least two-dimensional, with optional leading batch dimensions"
+                    "covariance_matrix must be at least two-dimensional, "
+                    "with optional leading batch dimensions"
                 )
             batch_shape = Size(broadcast_shapes(covariance_matrix.shape[:-2], loc.shape[:-1]))
-            self.covariance_matrix = covariance_matrix.expand(batch_shape + (-1, -1))
+            self.covariance_matrix = covariance_matrix.expand((*batch_shape, -1, -1))
         else:
             assert precision_matrix is not None
             if precision_matrix.dim() < 2:
                 raise ValueError(
-                    "precision_matrix must be at least two-dimensional, with optional leading batch dimensions"
+                    "precision_matrix must be at least two-dimensional, "
+                    "with optional leading batch dimensions"
                 )
             batch_shape = Size(broadcast_shapes(precision_matrix.shape[:-2], loc.shape[:-1]))
-            self.precision_matrix = precision_matrix.expand(batch_shape + (-1, -1))
-        self.loc = loc.expand(batch_shape + (-1,))
+            self.precision_matrix = precision_matrix.expand((*batch_shape, -1, -1))
+        self.loc = loc.expand((*batch_shape, -1))
 
         event_shape = self.loc.shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
@@ -175,9 +180,10 @@ class MultivariateNormal(Distribution):
     @lazy_property
     def precision_matrix(self) -> Tensor:
         # cholesky_inverse(L) = L^{-T} L^{-1}
-        L_inv = _solve_lower(self._unbroadcasted_scale_tril, framework.eye(
-            self._event_shape[0], dtype=self.loc.dtype, device=self.loc.device
-        ))
+        L_inv = _solve_lower(
+            self._unbroadcasted_scale_tril,
+            framework.eye(self._event_shape[0], dtype=self.loc.dtype, device=self.loc.device),
+        )
         return framework.matmul(L_inv.mT, L_inv).expand(self._matrix_shape())
 
     @property

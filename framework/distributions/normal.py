@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -19,7 +19,10 @@ __all__ = ["Normal"]
 class Normal(ExponentialFamily):
     """Normal (Gaussian) distribution with mean `loc` and standard deviation `scale`."""
 
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "loc": constraints.real,
+        "scale": constraints.positive,
+    }
     support = constraints.real
     has_rsample = True
     _mean_carrier_measure = 0.0

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -20,7 +20,10 @@ __all__ = ["OneHotCategorical", "OneHotCategoricalStraightThrough"]
 class OneHotCategorical(Distribution):
     """A `Categorical` whose samples are one-hot vectors of size K (the event shape)."""
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.simplex,
+        "logits": constraints.real_vector,
+    }
     support = constraints.one_hot
     has_enumerate_support = True
 

@@ -4,7 +4,7 @@ Concrete / Gumbel-softmax relaxation of a Bernoulli (as `torch.distributions.Rel
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -28,7 +28,10 @@ __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 class LogitRelaxedBernoulli(Distribution):
     """The logit of a `RelaxedBernoulli` sample, with temperature `temperature`."""
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
     support = constraints.real
 
     def __init__(
@@ -100,8 +103,11 @@ class RelaxedBernoulli(TransformedDistribution):
     """A reparameterizable relaxation of `Bernoulli` on `[0, 1]`: `sigmoid` of a
     `LogitRelaxedBernoulli` sample."""
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
-    support = constraints.unit_interval  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
+    support = constraints.unit_interval
     has_rsample = True
     base_dist: LogitRelaxedBernoulli
 

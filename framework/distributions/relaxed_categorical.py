@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -24,7 +24,10 @@ __all__ = ["ExpRelaxedCategorical", "RelaxedOneHotCategorical"]
 class ExpRelaxedCategorical(Distribution):
     """The log of a `RelaxedOneHotCategorical` sample, with temperature `temperature`."""
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.simplex,
+        "logits": constraints.real_vector,
+    }
     support = constraints.real_vector
     has_rsample = True
 
@@ -67,7 +70,9 @@ class ExpRelaxedCategorical(Distribution):
 
     def rsample(self, sample_shape: Sequence[int] = Size()) -> Tensor:
         shape = self._extended_shape(sample_shape)
-        uniforms = clamp_probs(framework.rand(list(shape), dtype=self.logits.dtype, device=self.logits.device))
+        uniforms = clamp_probs(
+            framework.rand(list(shape), dtype=self.logits.dtype, device=self.logits.device)
+        )
         gumbels = -((-(uniforms.log())).log())
         scores = (self.logits + gumbels) / self.temperature
         return scores - scores.logsumexp(dim=-1, keepdim=True)
@@ -78,7 +83,9 @@ class ExpRelaxedCategorical(Distribution):
             self._validate_sample(value)
         logits, value = broadcast_all(self.logits, value)
         # log Gamma(K) is a constant: filled directly (PyTorch applies lgamma to a tensor of K).
-        log_scale = framework.full_like(self.temperature, math.lgamma(K)) - self.temperature.log().mul(-(K - 1))
+        log_scale = framework.full_like(self.temperature, math.lgamma(K)) - self.temperature.log().mul(
+            -(K - 1)
+        )
         score = logits - value.mul(self.temperature)
         score = (score - score.logsumexp(dim=-1, keepdim=True)).sum(-1)
         return score + log_scale
@@ -88,8 +95,11 @@ class RelaxedOneHotCategorical(TransformedDistribution):
     """A reparameterizable relaxation of `OneHotCategorical` on the simplex: `exp` of an
     `ExpRelaxedCategorical` sample."""
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
-    support = constraints.simplex  # type: ignore[assignment]
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
+        "probs": constraints.simplex,
+        "logits": constraints.real_vector,
+    }
+    support = constraints.simplex
     has_rsample = True
     base_dist: ExpRelaxedCategorical
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import framework
 from framework._size import Size
@@ -23,7 +23,7 @@ class TransformedDistribution(Distribution):
     """Applies a sequence of transforms to a base distribution; `log_prob` adds the inverse
     transforms' log-det-Jacobians to the base log density."""
 
-    arg_constraints: dict[str, constraints.Constraint] = {}
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {}
 
     def __init__(
         self,
@@ -89,8 +89,8 @@ class TransformedDistribution(Distribution):
             support = constraints.independent(support, len(self.event_shape) - support.event_dim)
         return support
 
-    @property  # type: ignore[override]
-    def has_rsample(self) -> bool:
+    @property
+    def has_rsample(self) -> bool:  # type: ignore[override]
         return self.base_dist.has_rsample
 
     def sample(self, sample_shape: Sequence[int] = Size()) -> Tensor:
@@ -119,7 +119,9 @@ class TransformedDistribution(Distribution):
                 transform.log_abs_det_jacobian(x, y), event_dim - transform.domain.event_dim
             )
             y = x
-        return log_prob + _sum_rightmost(self.base_dist.log_prob(y), event_dim - len(self.base_dist.event_shape))
+        return log_prob + _sum_rightmost(
+            self.base_dist.log_prob(y), event_dim - len(self.base_dist.event_shape)
+        )
 
     def _monotonize_cdf(self, value: Tensor) -> Tensor:
         """Flip a cdf value (`1 - value`) when the composed transform is decreasing."""

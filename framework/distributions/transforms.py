@@ -98,7 +98,6 @@ class Transform:
     def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-
     def __call__(self, x: Tensor) -> Tensor:
         if self._cache_size == 0:
             return self._call(x)
@@ -153,11 +152,11 @@ class _InverseTransform(Transform):
         return self._inv
 
     @constraints.dependent_property(is_discrete=False)
-    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+    def domain(self) -> constraints.Constraint:
         return self._forward().codomain
 
     @constraints.dependent_property(is_discrete=False)
-    def codomain(self) -> constraints.Constraint:  # type: ignore[override]
+    def codomain(self) -> constraints.Constraint:
         return self._forward().domain
 
     @property
@@ -179,7 +178,6 @@ class _InverseTransform(Transform):
         if not isinstance(other, _InverseTransform):
             return False
         return self._forward() == other._forward()
-
 
     def __repr__(self) -> str:
         return f"{self.__class__.__name__}({self._forward()!r})"
@@ -211,9 +209,8 @@ class ComposeTransform(Transform):
             return False
         return self.parts == other.parts
 
-
     @constraints.dependent_property(is_discrete=False)
-    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+    def domain(self) -> constraints.Constraint:
         if not self.parts:
             return constraints.real
         domain = self.parts[0].domain
@@ -227,7 +224,7 @@ class ComposeTransform(Transform):
         return domain
 
     @constraints.dependent_property(is_discrete=False)
-    def codomain(self) -> constraints.Constraint:  # type: ignore[override]
+    def codomain(self) -> constraints.Constraint:
         if not self.parts:
             return constraints.real
         codomain = self.parts[-1].codomain
@@ -240,11 +237,11 @@ class ComposeTransform(Transform):
         return codomain
 
     @lazy_property
-    def bijective(self) -> bool:  # type: ignore[override]
+    def bijective(self) -> bool:
         return all(p.bijective for p in self.parts)
 
     @lazy_property
-    def sign(self) -> int | Tensor:  # type: ignore[override]
+    def sign(self) -> int | Tensor:
         sign: int | Tensor = 1
         for p in self.parts:
             sign = sign * p.sign
@@ -305,7 +302,9 @@ class IndependentTransform(Transform):
     """Wraps a transform, treating `reinterpreted_batch_ndims` extra dimensions as event
     dimensions (its log-det-Jacobian sums over them)."""
 
-    def __init__(self, base_transform: Transform, reinterpreted_batch_ndims: int, cache_size: int = 0) -> None:
+    def __init__(
+        self, base_transform: Transform, reinterpreted_batch_ndims: int, cache_size: int = 0
+    ) -> None:
         super().__init__(cache_size=cache_size)
         self.base_transform = base_transform.with_cache(cache_size)
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
@@ -313,14 +312,16 @@ class IndependentTransform(Transform):
     def with_cache(self, cache_size: int = 1) -> Transform:
         if self._cache_size == cache_size:
             return self
-        return IndependentTransform(self.base_transform, self.reinterpreted_batch_ndims, cache_size=cache_size)
+        return IndependentTransform(
+            self.base_transform, self.reinterpreted_batch_ndims, cache_size=cache_size
+        )
 
     @constraints.dependent_property(is_discrete=False)
-    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+    def domain(self) -> constraints.Constraint:
         return constraints.independent(self.base_transform.domain, self.reinterpreted_batch_ndims)
 
     @constraints.dependent_property(is_discrete=False)
-    def codomain(self) -> constraints.Constraint:  # type: ignore[override]
+    def codomain(self) -> constraints.Constraint:
         return constraints.independent(self.base_transform.codomain, self.reinterpreted_batch_ndims)
 
     @property
@@ -368,11 +369,11 @@ class ReshapeTransform(Transform):
         super().__init__(cache_size=cache_size)
 
     @constraints.dependent_property
-    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+    def domain(self) -> constraints.Constraint:
         return constraints.independent(constraints.real, len(self.in_shape))
 
     @constraints.dependent_property
-    def codomain(self) -> constraints.Constraint:  # type: ignore[override]
+    def codomain(self) -> constraints.Constraint:
         return constraints.independent(constraints.real, len(self.out_shape))
 
     def with_cache(self, cache_size: int = 1) -> Transform:
@@ -420,7 +421,6 @@ class ExpTransform(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ExpTransform)
 
-
     def _call(self, x: Tensor) -> Tensor:
         return x.exp()
 
@@ -448,14 +448,13 @@ class PowerTransform(Transform):
         return PowerTransform(self.exponent, cache_size=cache_size)
 
     @lazy_property
-    def sign(self) -> int | Tensor:  # type: ignore[override]
+    def sign(self) -> int | Tensor:
         return self.exponent.sign()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PowerTransform):
             return False
         return bool(self.exponent.eq(other.exponent).all().item())
-
 
     def _call(self, x: Tensor) -> Tensor:
         return x.pow(self.exponent)
@@ -489,7 +488,6 @@ class SigmoidTransform(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SigmoidTransform)
 
-
     def _call(self, x: Tensor) -> Tensor:
         return _clipped_sigmoid(x)
 
@@ -513,7 +511,6 @@ class SoftplusTransform(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SoftplusTransform)
 
-
     def _call(self, x: Tensor) -> Tensor:
         return F.softplus(x)
 
@@ -535,7 +532,6 @@ class TanhTransform(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TanhTransform)
 
-
     def _call(self, x: Tensor) -> Tensor:
         return x.tanh()
 
@@ -555,7 +551,6 @@ class AbsTransform(Transform):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AbsTransform)
-
 
     def _call(self, x: Tensor) -> Tensor:
         return x.abs()
@@ -583,13 +578,13 @@ class AffineTransform(Transform):
         return self._event_dim
 
     @constraints.dependent_property(is_discrete=False)
-    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+    def domain(self) -> constraints.Constraint:
         if self.event_dim == 0:
             return constraints.real
         return constraints.independent(constraints.real, self.event_dim)
 
     @constraints.dependent_property(is_discrete=False)
-    def codomain(self) -> constraints.Constraint:  # type: ignore[override]
+    def codomain(self) -> constraints.Constraint:
         if self.event_dim == 0:
             return constraints.real
         return constraints.independent(constraints.real, self.event_dim)
@@ -609,7 +604,6 @@ class AffineTransform(Transform):
             elif not bool((mine == theirs).all().item()):  # type: ignore[union-attr]
                 return False
         return True
-
 
     @property
     def sign(self) -> int | Tensor:
@@ -631,7 +625,7 @@ class AffineTransform(Transform):
         else:
             result = framework.full_like(x, math.log(abs(scale)))
         if self.event_dim:
-            result = result.view(Size(result.size()[: -self.event_dim]) + (-1,)).sum(-1)
+            result = result.view((*Size(result.size()[: -self.event_dim]), -1)).sum(-1)
             shape = shape[: -self.event_dim]
         return result.expand(shape)
 
@@ -654,7 +648,6 @@ class SoftmaxTransform(Transform):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SoftmaxTransform)
-
 
     def _call(self, x: Tensor) -> Tensor:
         logprobs = x
@@ -685,7 +678,6 @@ class StickBreakingTransform(Transform):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, StickBreakingTransform)
 
-
     def _call(self, x: Tensor) -> Tensor:
         offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
         z = _clipped_sigmoid(x - offset.log())
@@ -708,12 +700,12 @@ class StickBreakingTransform(Transform):
     def forward_shape(self, shape: Sequence[int]) -> Size:
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
-        return Size(shape[:-1]) + (shape[-1] + 1,)
+        return Size((*shape[:-1], shape[-1] + 1))
 
     def inverse_shape(self, shape: Sequence[int]) -> Size:
         if len(shape) < 1:
             raise ValueError("Too few dimensions on input")
-        return Size(shape[:-1]) + (shape[-1] - 1,)
+        return Size((*shape[:-1], shape[-1] - 1))
 
 
 class LowerCholeskyTransform(Transform):
@@ -725,7 +717,6 @@ class LowerCholeskyTransform(Transform):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LowerCholeskyTransform)
-
 
     def _call(self, x: Tensor) -> Tensor:
         return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()

@@ -55,7 +55,7 @@ def _sum_rightmost(value: Tensor, dim: int) -> Tensor:
     """Sum out the `dim` rightmost dimensions of `value` (no-op for `dim == 0`)."""
     if dim == 0:
         return value
-    return value.reshape(Size(value.shape[: value.dim() - dim]) + (-1,)).sum(-1)
+    return value.reshape((*Size(value.shape[: value.dim() - dim]), -1)).sum(-1)
 
 
 def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:

@@ -38,8 +38,14 @@ def _spd(n: int, *batch: int) -> np.ndarray:
 
 # name -> (parameters, builder(lib, tensors))
 CASES: dict[str, tuple[Params, Callable[[Any, dict[str, Any]], Any]]] = {
-    "Normal": ({"loc": _real(3), "scale": _pos(3)}, lambda L, p: L.distributions.Normal(p["loc"], p["scale"])),
-    "LogNormal": ({"loc": _real(3), "scale": _pos(3)}, lambda L, p: L.distributions.LogNormal(p["loc"], p["scale"])),
+    "Normal": (
+        {"loc": _real(3), "scale": _pos(3)},
+        lambda L, p: L.distributions.Normal(p["loc"], p["scale"]),
+    ),
+    "LogNormal": (
+        {"loc": _real(3), "scale": _pos(3)},
+        lambda L, p: L.distributions.LogNormal(p["loc"], p["scale"]),
+    ),
     "Uniform": (
         {"low": _real(3), "width": _pos(3)},
         lambda L, p: L.distributions.Uniform(p["low"], p["low"] + p["width"]),
@@ -47,14 +53,29 @@ CASES: dict[str, tuple[Params, Callable[[Any, dict[str, Any]], Any]]] = {
     "Bernoulli": ({"probs": _prob(3)}, lambda L, p: L.distributions.Bernoulli(probs=p["probs"])),
     "BernoulliLogits": ({"logits": _real(3)}, lambda L, p: L.distributions.Bernoulli(logits=p["logits"])),
     "Categorical": ({"probs": _pos(2, 4)}, lambda L, p: L.distributions.Categorical(probs=p["probs"])),
-    "CategoricalLogits": ({"logits": _real(2, 4)}, lambda L, p: L.distributions.Categorical(logits=p["logits"])),
-    "OneHotCategorical": ({"logits": _real(2, 4)}, lambda L, p: L.distributions.OneHotCategorical(logits=p["logits"])),
+    "CategoricalLogits": (
+        {"logits": _real(2, 4)},
+        lambda L, p: L.distributions.Categorical(logits=p["logits"]),
+    ),
+    "OneHotCategorical": (
+        {"logits": _real(2, 4)},
+        lambda L, p: L.distributions.OneHotCategorical(logits=p["logits"]),
+    ),
     "Exponential": ({"rate": _pos(3)}, lambda L, p: L.distributions.Exponential(p["rate"])),
-    "Laplace": ({"loc": _real(3), "scale": _pos(3)}, lambda L, p: L.distributions.Laplace(p["loc"], p["scale"])),
-    "Cauchy": ({"loc": _real(3), "scale": _pos(3)}, lambda L, p: L.distributions.Cauchy(p["loc"], p["scale"])),
+    "Laplace": (
+        {"loc": _real(3), "scale": _pos(3)},
+        lambda L, p: L.distributions.Laplace(p["loc"], p["scale"]),
+    ),
+    "Cauchy": (
+        {"loc": _real(3), "scale": _pos(3)},
+        lambda L, p: L.distributions.Cauchy(p["loc"], p["scale"]),
+    ),
     "Geometric": ({"probs": _prob(3)}, lambda L, p: L.distributions.Geometric(probs=p["probs"])),
     "GeometricLogits": ({"logits": _real(3)}, lambda L, p: L.distributions.Geometric(logits=p["logits"])),
-    "Gumbel": ({"loc": _real(3), "scale": _pos(3)}, lambda L, p: L.distributions.Gumbel(p["loc"], p["scale"])),
+    "Gumbel": (
+        {"loc": _real(3), "scale": _pos(3)},
+        lambda L, p: L.distributions.Gumbel(p["loc"], p["scale"]),
+    ),
     "HalfNormal": ({"scale": _pos(3)}, lambda L, p: L.distributions.HalfNormal(p["scale"])),
     "HalfCauchy": ({"scale": _pos(3)}, lambda L, p: L.distributions.HalfCauchy(p["scale"])),
     "LogisticNormal": (
@@ -93,7 +114,10 @@ CASES: dict[str, tuple[Params, Callable[[Any, dict[str, Any]], Any]]] = {
         {"loc": _real(3), "scale": _pos(3)},
         lambda L, p: L.distributions.TransformedDistribution(
             L.distributions.Normal(p["loc"], p["scale"]),
-            [L.distributions.transforms.TanhTransform(), L.distributions.transforms.AffineTransform(1.0, 2.0)],
+            [
+                L.distributions.transforms.TanhTransform(),
+                L.distributions.transforms.AffineTransform(1.0, 2.0),
+            ],
         ),
     ),
 }
