@@ -8,6 +8,7 @@ from framework.distributions import transforms as transforms
 from framework.distributions.bernoulli import Bernoulli
 from framework.distributions.categorical import Categorical
 from framework.distributions.cauchy import Cauchy
+from framework.distributions.constraint_registry import biject_to, transform_to
 from framework.distributions.distribution import Distribution
 from framework.distributions.exp_family import ExponentialFamily
 from framework.distributions.exponential import Exponential
@@ -30,15 +31,19 @@ from framework.distributions.transformed_distribution import TransformedDistribu
 from framework.distributions.transforms import (
     AbsTransform,
     AffineTransform,
+    CatTransform,
     ComposeTransform,
+    CumulativeDistributionTransform,
     ExpTransform,
     IndependentTransform,
     LowerCholeskyTransform,
+    PositiveDefiniteTransform,
     PowerTransform,
     ReshapeTransform,
     SigmoidTransform,
     SoftmaxTransform,
     SoftplusTransform,
+    StackTransform,
     StickBreakingTransform,
     TanhTransform,
     Transform,
@@ -50,9 +55,11 @@ __all__ = [
     "AbsTransform",
     "AffineTransform",
     "Bernoulli",
+    "CatTransform",
     "Categorical",
     "Cauchy",
     "ComposeTransform",
+    "CumulativeDistributionTransform",
     "Distribution",
     "ExpRelaxedCategorical",
     "ExpTransform",
@@ -74,6 +81,7 @@ __all__ = [
     "Normal",
     "OneHotCategorical",
     "OneHotCategoricalStraightThrough",
+    "PositiveDefiniteTransform",
     "PowerTransform",
     "RelaxedBernoulli",
     "RelaxedOneHotCategorical",
@@ -81,14 +89,17 @@ __all__ = [
     "SigmoidTransform",
     "SoftmaxTransform",
     "SoftplusTransform",
+    "StackTransform",
     "StickBreakingTransform",
     "TanhTransform",
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "biject_to",
     "constraints",
     "identity_transform",
     "kl_divergence",
     "register_kl",
+    "transform_to",
     "transforms",
 ]

@@ -14,6 +14,7 @@ import framework
 from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
+from framework.distributions.distribution import Distribution
 from framework.distributions.utils import _Number, _sum_rightmost, broadcast_all, lazy_property
 from framework.nn import functional as F
 from framework.ops._iter import broadcast_all as _broadcast_shapes
@@ -21,15 +22,19 @@ from framework.ops._iter import broadcast_all as _broadcast_shapes
 __all__ = [
     "AbsTransform",
     "AffineTransform",
+    "CatTransform",
     "ComposeTransform",
+    "CumulativeDistributionTransform",
     "ExpTransform",
     "IndependentTransform",
     "LowerCholeskyTransform",
+    "PositiveDefiniteTransform",
     "PowerTransform",
     "ReshapeTransform",
     "SigmoidTransform",
     "SoftmaxTransform",
     "SoftplusTransform",
+    "StackTransform",
     "StickBreakingTransform",
     "TanhTransform",
     "Transform",
@@ -723,3 +728,205 @@ class LowerCholeskyTransform(Transform):
 
     def _inverse(self, y: Tensor) -> Tensor:
         return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(Transform):
+    """Unconstrained square matrices to positive definite ones: `L @ L.mT` for
+    `L = LowerCholeskyTransform()(x)`."""
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PositiveDefiniteTransform)
+
+    def _call(self, x: Tensor) -> Tensor:
+        x = LowerCholeskyTransform()(x)
+        return x @ x.mT
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return LowerCholeskyTransform().inv(framework.linalg.cholesky(y))
+
+
+def _check_dim(name: str, value: Tensor, dim: int) -> None:
+    if not -value.dim() <= dim < value.dim():
+        raise AssertionError(f"dim {dim} out of range for {name} with {value.dim()} dimensions")
+
+
+def _check_size(name: str, value: Tensor, dim: int, expected: int, what: str) -> None:
+    if value.size(dim) != expected:
+        raise AssertionError(f"{name}.size({dim}) = {value.size(dim)} must equal {what} {expected}")
+
+
+class CatTransform(Transform):
+    """Applies the transforms of `tseq` to consecutive slices (of `lengths`, default 1) along
+    `dim`, like `torch.cat`."""
+
+    def __init__(
+        self,
+        tseq: Sequence[Transform],
+        dim: int = 0,
+        lengths: Sequence[int] | None = None,
+        cache_size: int = 0,
+    ) -> None:
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError("All elements of tseq must be Transform instances")
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.lengths = list(lengths) if lengths is not None else [1] * len(self.transforms)
+        if len(self.lengths) != len(self.transforms):
+            raise AssertionError(
+                f"lengths ({len(self.lengths)}) must match transforms ({len(self.transforms)})"
+            )
+        self.dim = dim
+
+    @lazy_property
+    def event_dim(self) -> int:
+        return max(t.event_dim for t in self.transforms)
+
+    @lazy_property
+    def length(self) -> int:
+        return sum(self.lengths)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return CatTransform(self.transforms, self.dim, self.lengths, cache_size)
+
+    def _map(self, name: str, z: Tensor, inverse: bool) -> Tensor:
+        _check_dim("tensor", z, self.dim)
+        _check_size(name, z, self.dim, self.length, "length")
+        slices = []
+        start = 0
+        for trans, length in zip(self.transforms, self.lengths, strict=True):
+            zslice = z.narrow(self.dim, start, length)
+            slices.append(trans.inv(zslice) if inverse else trans(zslice))
+            start = start + length
+        return framework.cat(slices, dim=self.dim)
+
+    def _call(self, x: Tensor) -> Tensor:
+        return self._map("x", x, inverse=False)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return self._map("y", y, inverse=True)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        _check_dim("x", x, self.dim)
+        _check_size("x", x, self.dim, self.length, "length")
+        _check_dim("y", y, self.dim)
+        _check_size("y", y, self.dim, self.length, "length")
+        logdetjacs = []
+        start = 0
+        for trans, length in zip(self.transforms, self.lengths, strict=True):
+            xslice = x.narrow(self.dim, start, length)
+            yslice = y.narrow(self.dim, start, length)
+            logdetjac = trans.log_abs_det_jacobian(xslice, yslice)
+            if trans.event_dim < self.event_dim:
+                logdetjac = _sum_rightmost(logdetjac, self.event_dim - trans.event_dim)
+            logdetjacs.append(logdetjac)
+            start = start + length
+        # Decide whether to concatenate or sum.
+        dim = self.dim
+        if dim >= 0:
+            dim = dim - x.dim()
+        dim = dim + self.event_dim
+        if dim < 0:
+            return framework.cat(logdetjacs, dim=dim)
+        return functools.reduce(operator.add, logdetjacs)
+
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self) -> constraints.Constraint:
+        return constraints.cat([t.domain for t in self.transforms], self.dim, self.lengths)
+
+    @constraints.dependent_property
+    def codomain(self) -> constraints.Constraint:
+        return constraints.cat([t.codomain for t in self.transforms], self.dim, self.lengths)
+
+
+class StackTransform(Transform):
+    """Applies the transforms of `tseq` to the slices of the input along `dim`, like
+    `torch.stack`."""
+
+    def __init__(self, tseq: Sequence[Transform], dim: int = 0, cache_size: int = 0) -> None:
+        if not all(isinstance(t, Transform) for t in tseq):
+            raise AssertionError("All elements of tseq must be Transform instances")
+        if cache_size:
+            tseq = [t.with_cache(cache_size) for t in tseq]
+        super().__init__(cache_size=cache_size)
+        self.transforms = list(tseq)
+        self.dim = dim
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return StackTransform(self.transforms, self.dim, cache_size)
+
+    def _slice(self, name: str, z: Tensor, dim_name: str) -> list[Tensor]:
+        _check_dim(dim_name, z, self.dim)
+        _check_size(name, z, self.dim, len(self.transforms), "len(transforms)")
+        return [z.select(self.dim, i) for i in range(z.size(self.dim))]
+
+    def _call(self, x: Tensor) -> Tensor:
+        slices = self._slice("x", x, "tensor")
+        return framework.stack([t(s) for s, t in zip(slices, self.transforms, strict=True)], dim=self.dim)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        slices = self._slice("y", y, "tensor")
+        return framework.stack([t.inv(s) for s, t in zip(slices, self.transforms, strict=True)], dim=self.dim)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        xslices, yslices = self._slice("x", x, "x"), self._slice("y", y, "y")
+        logdetjacs = [
+            t.log_abs_det_jacobian(xs, ys)
+            for xs, ys, t in zip(xslices, yslices, self.transforms, strict=True)
+        ]
+        return framework.stack(logdetjacs, dim=self.dim)
+
+    @property
+    def bijective(self) -> bool:  # type: ignore[override]
+        return all(t.bijective for t in self.transforms)
+
+    @constraints.dependent_property
+    def domain(self) -> constraints.Constraint:
+        return constraints.stack([t.domain for t in self.transforms], self.dim)
+
+    @constraints.dependent_property
+    def codomain(self) -> constraints.Constraint:
+        return constraints.stack([t.codomain for t in self.transforms], self.dim)
+
+
+class CumulativeDistributionTransform(Transform):
+    """Maps through the cumulative distribution function of a univariate `distribution` (to the
+    unit interval); its log-det-Jacobian is the distribution's log density."""
+
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution: Distribution, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+        return self.distribution.support
+
+    def _call(self, x: Tensor) -> Tensor:
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)

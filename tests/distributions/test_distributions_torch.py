@@ -202,6 +202,9 @@ def test_transforms_match_torch() -> None:
             T.AbsTransform(),
             T.ExpTransform().inv,
             T.IndependentTransform(T.SigmoidTransform(), 1),
+            T.CatTransform([T.ExpTransform(), T.identity_transform], dim=-1, lengths=[1, 2]),
+            T.StackTransform([T.ExpTransform(), T.SigmoidTransform()], dim=0),
+            T.CumulativeDistributionTransform(lib.distributions.Normal(0.0, 1.0)),
         ]
 
     for tt, ft in zip(make(torch), make(framework), strict=True):
@@ -252,3 +255,42 @@ def test_validation_errors_match_torch(make: Any) -> None:
     with pytest.raises(ValueError) as ours:
         make(framework)
     assert _as_torch_text(str(ours.value)) == str(expected.value)
+
+
+def _registry_cases(lib: Any) -> list[tuple[Any, Any]]:
+    C = lib.distributions.constraints
+    reg = lib.distributions
+    return [
+        (reg.biject_to, C.real),
+        (reg.biject_to, C.positive),
+        (reg.biject_to, C.greater_than(1.0)),
+        (reg.biject_to, C.less_than(2.0)),
+        (reg.biject_to, C.interval(-1.0, 3.0)),
+        (reg.biject_to, C.unit_interval),
+        (reg.biject_to, C.simplex),
+        (reg.biject_to, C.independent(C.positive, 1)),
+        (reg.biject_to, C.cat([C.positive, C.real], -1, [1, 2])),
+        (reg.biject_to, C.stack([C.positive, C.real, C.unit_interval], -1)),
+        (reg.transform_to, C.simplex),
+        (reg.transform_to, C.lower_cholesky),
+        (reg.transform_to, C.positive_definite),
+    ]
+
+
+def test_constraint_registry_matches_torch() -> None:
+    x = np.random.default_rng(2).normal(size=(2, 3, 3))
+    tx = torch.tensor(x)
+    fx = framework.tensor(x)
+    for (t_reg, t_con), (f_reg, f_con) in zip(
+        _registry_cases(torch), _registry_cases(framework), strict=True
+    ):
+        tt, ft = t_reg(t_con), f_reg(f_con)
+        assert _as_torch_text(repr(ft)) == repr(tt)
+        ty, fy = tt(tx), ft(fx)
+        _close(fy, ty, "float64")
+        assert ft.codomain.check(fy).all()
+        if tt.bijective:
+            _close(ft.inv(fy), tt.inv(ty), "float64")
+            _close(ft.log_abs_det_jacobian(fx, fy), tt.log_abs_det_jacobian(tx, ty), "float64")
+    with pytest.raises(NotImplementedError, match="Cannot transform _Boolean constraints"):
+        framework.distributions.biject_to(framework.distributions.constraints.boolean)
