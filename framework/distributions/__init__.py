@@ -22,9 +22,11 @@ from framework.distributions.laplace import Laplace
 from framework.distributions.log_normal import LogNormal
 from framework.distributions.logistic_normal import LogisticNormal
 from framework.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
+from framework.distributions.mixture_same_family import MixtureSameFamily
 from framework.distributions.multivariate_normal import MultivariateNormal
 from framework.distributions.normal import Normal
 from framework.distributions.one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from framework.distributions.pareto import Pareto
 from framework.distributions.relaxed_bernoulli import LogitRelaxedBernoulli, RelaxedBernoulli
 from framework.distributions.relaxed_categorical import ExpRelaxedCategorical, RelaxedOneHotCategorical
 from framework.distributions.transformed_distribution import TransformedDistribution
@@ -77,10 +79,12 @@ __all__ = [
     "LogitRelaxedBernoulli",
     "LowRankMultivariateNormal",
     "LowerCholeskyTransform",
+    "MixtureSameFamily",
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
     "OneHotCategoricalStraightThrough",
+    "Pareto",
     "PositiveDefiniteTransform",
     "PowerTransform",
     "RelaxedBernoulli",

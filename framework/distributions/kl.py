@@ -31,6 +31,7 @@ from framework.distributions.lowrank_multivariate_normal import (
 from framework.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis, _solve_lower
 from framework.distributions.normal import Normal
 from framework.distributions.one_hot_categorical import OneHotCategorical
+from framework.distributions.pareto import Pareto
 from framework.distributions.transformed_distribution import TransformedDistribution
 from framework.distributions.uniform import Uniform
 from framework.distributions.utils import _sum_rightmost
@@ -114,6 +115,10 @@ def _dispatch_kl(type_p: type, type_q: type) -> KLFunction | None:
 
 def _infinite_like(tensor: Tensor) -> Tensor:
     return framework.full_like(tensor, math.inf)
+
+
+def _x_log_x(tensor: Tensor) -> Tensor:
+    return framework.xlogy(tensor, tensor)
 
 
 def _batch_trace_XXT(bmat: Tensor) -> Tensor:
@@ -319,6 +324,17 @@ def _kl_onehotcategorical_onehotcategorical(p: OneHotCategorical, q: OneHotCateg
     return _kl_categorical_categorical(p._categorical, q._categorical)
 
 
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p: Pareto, q: Pareto) -> Tensor:
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    t1 = q.alpha * scale_ratio.log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
+    result[p.scale < q.scale] = math.inf
+    return result
+
+
 @register_kl(TransformedDistribution, TransformedDistribution)
 def _kl_transformed_transformed(p: TransformedDistribution, q: TransformedDistribution) -> Tensor:
     if p.transforms != q.transforms:
@@ -353,6 +369,7 @@ def _kl_cauchy_cauchy(p: Cauchy, q: Cauchy) -> Tensor:
 # KL divergences between different families.
 
 
+@register_kl(Exponential, Pareto)
 @register_kl(Exponential, Uniform)
 def _kl_exponential_infinity(p: Exponential, q: Uniform) -> Tensor:
     return _infinite_like(p.rate)
@@ -380,6 +397,7 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> Tensor:
 
 
 @register_kl(Gumbel, Exponential)
+@register_kl(Gumbel, Pareto)
 @register_kl(Gumbel, Uniform)
 def _kl_gumbel_infinity(p: Gumbel, q: Distribution) -> Tensor:
     return _infinite_like(p.loc)
@@ -395,6 +413,7 @@ def _kl_gumbel_normal(p: Gumbel, q: Normal) -> Tensor:
 
 
 @register_kl(Laplace, Exponential)
+@register_kl(Laplace, Pareto)
 @register_kl(Laplace, Uniform)
 def _kl_laplace_infinity(p: Laplace, q: Distribution) -> Tensor:
     return _infinite_like(p.loc)
@@ -412,6 +431,7 @@ def _kl_laplace_normal(p: Laplace, q: Normal) -> Tensor:
 
 
 @register_kl(Normal, Exponential)
+@register_kl(Normal, Pareto)
 @register_kl(Normal, Uniform)
 def _kl_normal_infinity(p: Normal, q: Distribution) -> Tensor:
     return _infinite_like(p.loc)
@@ -439,6 +459,35 @@ def _kl_normal_laplace(p: Normal, q: Laplace) -> Tensor:
     return -t1 + (t2 + t3) / q.scale - (0.5 * (1 + math.log(0.5 * math.pi)))
 
 
+@register_kl(Pareto, Uniform)
+def _kl_pareto_infinity(p: Pareto, q: Uniform) -> Tensor:
+    return _infinite_like(p.scale)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p: Pareto, q: Exponential) -> Tensor:
+    scale_rate_prod = p.scale * q.rate
+    t1 = (p.alpha / scale_rate_prod).log()
+    t2 = p.alpha.reciprocal()
+    t3 = p.alpha * scale_rate_prod / (p.alpha - 1)
+    result = t1 - t2 + t3 - 1
+    result[p.alpha <= 1] = math.inf
+    return result
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p: Pareto, q: Normal) -> Tensor:
+    var_normal = 2 * q.scale.pow(2)
+    common_term = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t2 = p.alpha.reciprocal()
+    t3 = p.alpha * common_term.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common_term - q.loc).pow(2)
+    result = t1 - t2 + (t3 + t4) / var_normal - 1
+    result[p.alpha <= 2] = math.inf
+    return result
+
+
 @register_kl(Uniform, Exponential)
 def _kl_uniform_exponetial(p: Uniform, q: Exponential) -> Tensor:
     result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
@@ -454,6 +503,16 @@ def _kl_uniform_gumbel(p: Uniform, q: Gumbel) -> Tensor:
     t1 = common_term.log() + 0.5 * (high_loc_diff + low_loc_diff)
     t2 = common_term * (framework.exp(-high_loc_diff) - framework.exp(-low_loc_diff))
     return t1 - t2
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p: Uniform, q: Pareto) -> Tensor:
+    support_uniform = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * support_uniform).log()
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - support_uniform) / support_uniform
+    result = t2 * (q.alpha + 1) - t1
+    result[p.low < q.scale] = math.inf
+    return result
 
 
 @register_kl(Uniform, Normal)

@@ -106,6 +106,17 @@ CASES: dict[str, tuple[Params, Callable[[Any, dict[str, Any]], Any]]] = {
         {"loc": _real(2, 3), "cov_factor": _real(3, 2), "cov_diag": _pos(3)},
         lambda L, p: L.distributions.LowRankMultivariateNormal(p["loc"], p["cov_factor"], p["cov_diag"]),
     ),
+    "Pareto": (
+        {"scale": _pos(3), "alpha": _pos(3) + 2.0},
+        lambda L, p: L.distributions.Pareto(p["scale"], p["alpha"]),
+    ),
+    "MixtureSameFamily": (
+        {"logits": _real(2, 3), "loc": _real(2, 3, 2), "scale": _pos(2, 3, 2)},
+        lambda L, p: L.distributions.MixtureSameFamily(
+            L.distributions.Categorical(logits=p["logits"]),
+            L.distributions.Independent(L.distributions.Normal(p["loc"], p["scale"]), 1),
+        ),
+    ),
     "IndependentNormal": (
         {"loc": _real(2, 3), "scale": _pos(2, 3)},
         lambda L, p: L.distributions.Independent(L.distributions.Normal(p["loc"], p["scale"]), 1),

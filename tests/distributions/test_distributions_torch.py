@@ -121,6 +121,7 @@ def _kl_pairs() -> list[tuple[str, str]]:
         "LowRankMultivariateNormal": "LowRankMultivariateNormal",
         "IndependentNormal": "IndependentNormal",
         "LogNormal": "LogNormal",
+        "Pareto": "Pareto",
     }
     same = list(names.items())
     cross = [
@@ -136,6 +137,11 @@ def _kl_pairs() -> list[tuple[str, str]]:
         ("Uniform", "Normal"),
         ("Uniform", "Gumbel"),
         ("Uniform", "Exponential"),
+        ("Pareto", "Exponential"),
+        ("Pareto", "Normal"),
+        ("Pareto", "Uniform"),
+        ("Uniform", "Pareto"),
+        ("Normal", "Pareto"),
         ("MultivariateNormalTril", "LowRankMultivariateNormal"),
         ("LowRankMultivariateNormal", "MultivariateNormalCov"),
     ]
