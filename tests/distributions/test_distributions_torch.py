@@ -16,6 +16,10 @@ torch = pytest.importorskip("torch")
 
 DTYPES = ["float32", "float64"]
 
+# TanhTransform's inverse composes atanh from log1p (no atanh operator yet), whose float32 gradient
+# near |y| = 1 differs from atanh's in the last digits.
+GRAD_RTOL_FLOAT32 = {"TransformedTanhAffine": 1e-4}
+
 
 def _tol(dtype: str) -> dict[str, float]:
     return {"rtol": 2e-6, "atol": 2e-6} if dtype == "float32" else {"rtol": 1e-12, "atol": 1e-12}
@@ -86,9 +90,8 @@ def test_matches_torch(name: str, dtype: str) -> None:
     for tg, fg in zip(t_grads, f_grads, strict=True):
         assert (tg is None) == (fg is None)
         if tg is not None:
-            np.testing.assert_allclose(
-                fg.numpy(), tg.numpy(), rtol=1e-5 if dtype == "float32" else 1e-10, atol=1e-5
-            )
+            rtol = GRAD_RTOL_FLOAT32.get(name, 1e-5) if dtype == "float32" else 1e-10
+            np.testing.assert_allclose(fg.numpy(), tg.numpy(), rtol=rtol, atol=1e-5)
 
 
 @pytest.mark.parametrize("name", ["Bernoulli", "Categorical", "OneHotCategorical"])
