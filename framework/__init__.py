@@ -100,6 +100,7 @@ import framework.autograd.functional  # noqa: E402  (imports the API above, as a
 from framework import autograd as autograd  # noqa: E402
 from framework import backends as backends  # noqa: E402
 from framework import cuda as cuda  # noqa: E402
+from framework import distributions as distributions  # noqa: E402
 from framework import func as func  # noqa: E402  (transforms over autograd and nn)
 from framework import linalg as linalg  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
@@ -176,6 +177,7 @@ __all__ = [
     "cuda",
     "default_generator",
     "device",
+    "distributions",
     "double",
     "dtype",
     "einsum",

@@ -1,0 +1,72 @@
+"""`HalfCauchy(scale)`: `|X|` for `X ~ Cauchy(0, scale)` (as `torch.distributions.HalfCauchy`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import framework
+from framework._tensor import Tensor
+from framework.distributions import constraints
+from framework.distributions.cauchy import Cauchy
+from framework.distributions.transformed_distribution import TransformedDistribution
+from framework.distributions.transforms import AbsTransform
+
+__all__ = ["HalfCauchy"]
+
+
+class HalfCauchy(TransformedDistribution):
+    """Half-Cauchy distribution with scale `scale`."""
+
+    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"scale": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+    base_dist: Cauchy
+
+    def __init__(self, scale: Tensor | float, validate_args: bool | None = None) -> None:
+        base_dist = Cauchy(0, scale, validate_args=False)
+        super().__init__(base_dist, AbsTransform(), validate_args=validate_args)
+
+    def expand(self, batch_shape: Sequence[int], _instance: Any = None) -> HalfCauchy:
+        new = self._get_checked_instance(HalfCauchy, _instance)
+        super().expand(batch_shape, _instance=new)
+        return new
+
+    @property
+    def scale(self) -> Tensor:
+        return self.base_dist.scale
+
+    @property
+    def mean(self) -> Tensor:
+        return framework.full(
+            list(self._extended_shape()), math.inf, dtype=self.scale.dtype, device=self.scale.device
+        )
+
+    @property
+    def mode(self) -> Tensor:
+        return framework.zeros_like(self.scale)
+
+    @property
+    def variance(self) -> Tensor:
+        return self.base_dist.variance
+
+    def log_prob(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        value = framework.as_tensor(
+            value, dtype=self.base_dist.scale.dtype, device=self.base_dist.scale.device
+        )
+        log_prob = self.base_dist.log_prob(value) + math.log(2)
+        return framework.where(value >= 0, log_prob, -math.inf)
+
+    def cdf(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        return 2 * self.base_dist.cdf(value) - 1
+
+    def icdf(self, prob: Tensor) -> Tensor:
+        return self.base_dist.icdf((prob + 1) / 2)
+
+    def entropy(self) -> Tensor:
+        return self.base_dist.entropy() - math.log(2)
