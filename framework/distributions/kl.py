@@ -28,7 +28,7 @@ from framework.distributions.lowrank_multivariate_normal import (
     _batch_lowrank_logdet,
     _batch_lowrank_mahalanobis,
 )
-from framework.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis, _solve_lower
+from framework.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from framework.distributions.normal import Normal
 from framework.distributions.one_hot_categorical import OneHotCategorical
 from framework.distributions.pareto import Pareto
@@ -233,7 +233,7 @@ def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(
     )
     # Expand term2 = trace(Sigma_q^{-1} Sigma_p) with the Woodbury identity.
     qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
-    A = _solve_lower(q._capacitance_tril, qWt_qDinv)
+    A = framework.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
     term21 = (p._unbroadcasted_cov_diag / q._unbroadcasted_cov_diag).sum(-1)
     term22 = _batch_trace_XXT(p._unbroadcasted_cov_factor * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
     term23 = _batch_trace_XXT(A * p._unbroadcasted_cov_diag.sqrt().unsqueeze(-2))
@@ -258,7 +258,7 @@ def _kl_multivariatenormal_lowrankmultivariatenormal(
         q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q.loc - p.loc, q._capacitance_tril
     )
     qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
-    A = _solve_lower(q._capacitance_tril, qWt_qDinv)
+    A = framework.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
     term21 = _batch_trace_XXT(p._unbroadcasted_scale_tril * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
     term22 = _batch_trace_XXT(A.matmul(p._unbroadcasted_scale_tril))
     term2 = term21 - term22
@@ -285,8 +285,8 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(
     q_scale_tril = q._unbroadcasted_scale_tril.expand((*combined_batch_shape, n, n))
     p_cov_factor = p._unbroadcasted_cov_factor.expand((*combined_batch_shape, n, p.cov_factor.size(-1)))
     p_cov_diag = framework.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand((*combined_batch_shape, n, n))
-    term21 = _batch_trace_XXT(_solve_lower(q_scale_tril, p_cov_factor))
-    term22 = _batch_trace_XXT(_solve_lower(q_scale_tril, p_cov_diag))
+    term21 = _batch_trace_XXT(framework.linalg.solve_triangular(q_scale_tril, p_cov_factor, upper=False))
+    term22 = _batch_trace_XXT(framework.linalg.solve_triangular(q_scale_tril, p_cov_diag, upper=False))
     term2 = term21 + term22
     return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
 
@@ -307,7 +307,7 @@ def _kl_multivariatenormal_multivariatenormal(p: MultivariateNormal, q: Multivar
     n = p.event_shape[0]
     q_scale_tril = q._unbroadcasted_scale_tril.expand((*combined_batch_shape, n, n))
     p_scale_tril = p._unbroadcasted_scale_tril.expand((*combined_batch_shape, n, n))
-    term2 = _batch_trace_XXT(_solve_lower(q_scale_tril, p_scale_tril))
+    term2 = _batch_trace_XXT(framework.linalg.solve_triangular(q_scale_tril, p_scale_tril, upper=False))
     term3 = _batch_mahalanobis(q._unbroadcasted_scale_tril, q.loc - p.loc)
     return half_term1 + 0.5 * (term2 + term3 - n)
 

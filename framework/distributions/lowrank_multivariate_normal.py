@@ -14,7 +14,7 @@ from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions.distribution import Distribution
-from framework.distributions.multivariate_normal import _batch_mahalanobis, _batch_mv, _solve_lower
+from framework.distributions.multivariate_normal import _batch_mahalanobis, _batch_mv
 from framework.distributions.utils import _standard_normal, broadcast_all, lazy_property
 
 __all__ = ["LowRankMultivariateNormal"]
@@ -144,7 +144,7 @@ class LowRankMultivariateNormal(Distribution):
     def precision_matrix(self) -> Tensor:
         # Woodbury: (W W^T + D)^{-1} = D^{-1} - A^T A with A = C^{-1} W^T D^{-1}, C the capacitance tril.
         Wt_Dinv = self._unbroadcasted_cov_factor.mT / self._unbroadcasted_cov_diag.unsqueeze(-2)
-        A = _solve_lower(self._capacitance_tril, Wt_Dinv)
+        A = framework.linalg.solve_triangular(self._capacitance_tril, Wt_Dinv, upper=False)
         precision_matrix = framework.diag_embed(self._unbroadcasted_cov_diag.reciprocal()) - A.mT @ A
         return precision_matrix.expand(self._matrix_shape())
 

@@ -19,13 +19,6 @@ from framework.ops._iter import broadcast_shapes
 __all__ = ["MultivariateNormal"]
 
 
-def _solve_lower(L: Tensor, B: Tensor) -> Tensor:
-    """`L^{-1} B` for lower-triangular `L` (only its lower triangle is read, and only it gets a
-    gradient), as `linalg.solve_triangular(L, B, upper=False)`; composed from `tril` and
-    `linalg.solve` until a triangular solver is available."""
-    return framework.linalg.solve(L.tril(), B)
-
-
 def _batch_mv(bmat: Tensor, bvec: Tensor) -> Tensor:
     """Batched matrix-vector product with broadcasting batch dimensions."""
     return framework.matmul(bmat, bvec.unsqueeze(-1)).squeeze(-1)
@@ -61,7 +54,9 @@ def _batch_mahalanobis(bL: Tensor, bx: Tensor) -> Tensor:
     flat_L = bL.reshape(-1, n, n)  # shape = b x n x n
     flat_x = bx.reshape(-1, flat_L.size(0), n)  # shape = c x b x n
     flat_x_swap = flat_x.permute(1, 2, 0)  # shape = b x n x c
-    M_swap = _solve_lower(flat_L, flat_x_swap).pow(2).sum(-2)  # shape = b x c
+    M_swap = (
+        framework.linalg.solve_triangular(flat_L, flat_x_swap, upper=False).pow(2).sum(-2)
+    )  # shape = b x c
     M = M_swap.t()  # shape = c x b
 
     # Undo the reshape and permute above.
@@ -78,7 +73,7 @@ def _precision_to_scale_tril(P: Tensor) -> Tensor:
     Lf = framework.linalg.cholesky(framework.flip(P, (-2, -1)))
     L_inv = framework.transpose(framework.flip(Lf, (-2, -1)), -2, -1)
     Id = framework.eye(P.shape[-1], dtype=P.dtype, device=P.device)
-    return _solve_lower(L_inv, Id)
+    return framework.linalg.solve_triangular(L_inv, Id, upper=False)
 
 
 class MultivariateNormal(Distribution):
@@ -179,12 +174,7 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def precision_matrix(self) -> Tensor:
-        # cholesky_inverse(L) = L^{-T} L^{-1}
-        L_inv = _solve_lower(
-            self._unbroadcasted_scale_tril,
-            framework.eye(self._event_shape[0], dtype=self.loc.dtype, device=self.loc.device),
-        )
-        return framework.matmul(L_inv.mT, L_inv).expand(self._matrix_shape())
+        return framework.cholesky_inverse(self._unbroadcasted_scale_tril).expand(self._matrix_shape())
 
     @property
     def mean(self) -> Tensor:
