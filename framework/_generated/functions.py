@@ -7,6 +7,8 @@ from framework.ops._api_runtime import function
 
 _adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
 _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
+_adaptive_avg_pool3d = function("_adaptive_avg_pool3d")
+_adaptive_avg_pool3d_backward = function("_adaptive_avg_pool3d_backward")
 _cdist_forward = function("_cdist_forward")
 _euclidean_dist = function("_euclidean_dist")
 _linalg_eigh = function("_linalg_eigh")
@@ -29,9 +31,12 @@ acos = function("acos")
 acos_ = function("acos_")
 adaptive_avg_pool1d = function("adaptive_avg_pool1d")
 adaptive_avg_pool2d = function("adaptive_avg_pool2d")
+adaptive_avg_pool3d = function("adaptive_avg_pool3d")
 adaptive_max_pool1d = function("adaptive_max_pool1d")
 adaptive_max_pool2d = function("adaptive_max_pool2d")
 adaptive_max_pool2d_backward = function("adaptive_max_pool2d_backward")
+adaptive_max_pool3d = function("adaptive_max_pool3d")
+adaptive_max_pool3d_backward = function("adaptive_max_pool3d_backward")
 add = function("add")
 addbmm = function("addbmm")
 addcdiv = function("addcdiv")
@@ -63,6 +68,8 @@ atan_ = function("atan_")
 avg_pool1d = function("avg_pool1d")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
+avg_pool3d = function("avg_pool3d")
+avg_pool3d_backward = function("avg_pool3d_backward")
 baddbmm = function("baddbmm")
 batch_norm = function("batch_norm")
 bernoulli = function("bernoulli")
@@ -91,11 +98,14 @@ clamp_min_ = function("clamp_min_")
 clip = function("clip")
 clip_ = function("clip_")
 clone = function("clone")
+col2im = function("col2im")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
+conv3d = function("conv3d")
 conv_transpose1d = function("conv_transpose1d")
 conv_transpose2d = function("conv_transpose2d")
+conv_transpose3d = function("conv_transpose3d")
 convolution = function("convolution")
 convolution_backward = function("convolution_backward")
 copy = function("copy")
@@ -188,6 +198,7 @@ hinge_embedding_loss = function("hinge_embedding_loss")
 huber_loss = function("huber_loss")
 huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
+im2col = function("im2col")
 imag = function("imag")
 index = function("index")
 index_put = function("index_put")
@@ -245,7 +256,11 @@ max_pool1d_with_indices = function("max_pool1d_with_indices")
 max_pool2d = function("max_pool2d")
 max_pool2d_with_indices = function("max_pool2d_with_indices")
 max_pool2d_with_indices_backward = function("max_pool2d_with_indices_backward")
+max_pool3d = function("max_pool3d")
+max_pool3d_with_indices = function("max_pool3d_with_indices")
+max_pool3d_with_indices_backward = function("max_pool3d_with_indices_backward")
 max_unpool2d = function("max_unpool2d")
+max_unpool3d = function("max_unpool3d")
 maximum = function("maximum")
 mean = function("mean")
 median = function("median")
@@ -317,6 +332,8 @@ reflection_pad1d = function("reflection_pad1d")
 reflection_pad1d_backward = function("reflection_pad1d_backward")
 reflection_pad2d = function("reflection_pad2d")
 reflection_pad2d_backward = function("reflection_pad2d_backward")
+reflection_pad3d = function("reflection_pad3d")
+reflection_pad3d_backward = function("reflection_pad3d_backward")
 relu = function("relu")
 relu6 = function("relu6")
 relu6_ = function("relu6_")
@@ -326,6 +343,8 @@ replication_pad1d = function("replication_pad1d")
 replication_pad1d_backward = function("replication_pad1d_backward")
 replication_pad2d = function("replication_pad2d")
 replication_pad2d_backward = function("replication_pad2d_backward")
+replication_pad3d = function("replication_pad3d")
+replication_pad3d_backward = function("replication_pad3d_backward")
 reshape = function("reshape")
 roll = function("roll")
 round = function("round")
@@ -424,6 +443,8 @@ zeros_like = function("zeros_like")
 __all__ = [
     "_adaptive_avg_pool2d",
     "_adaptive_avg_pool2d_backward",
+    "_adaptive_avg_pool3d",
+    "_adaptive_avg_pool3d_backward",
     "_cdist_forward",
     "_euclidean_dist",
     "_linalg_eigh",
@@ -446,9 +467,12 @@ __all__ = [
     "acos_",
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
     "adaptive_max_pool2d_backward",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_backward",
     "add",
     "addbmm",
     "addcdiv",
@@ -480,6 +504,8 @@ __all__ = [
     "avg_pool1d",
     "avg_pool2d",
     "avg_pool2d_backward",
+    "avg_pool3d",
+    "avg_pool3d_backward",
     "baddbmm",
     "batch_norm",
     "bernoulli",
@@ -508,11 +534,14 @@ __all__ = [
     "clip",
     "clip_",
     "clone",
+    "col2im",
     "constant_pad_nd",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "convolution",
     "convolution_backward",
     "copy",
@@ -605,6 +634,7 @@ __all__ = [
     "huber_loss",
     "huber_loss_backward",
     "hypot",
+    "im2col",
     "imag",
     "index",
     "index_put",
@@ -662,7 +692,11 @@ __all__ = [
     "max_pool2d",
     "max_pool2d_with_indices",
     "max_pool2d_with_indices_backward",
+    "max_pool3d",
+    "max_pool3d_with_indices",
+    "max_pool3d_with_indices_backward",
     "max_unpool2d",
+    "max_unpool3d",
     "maximum",
     "mean",
     "median",
@@ -734,6 +768,8 @@ __all__ = [
     "reflection_pad1d_backward",
     "reflection_pad2d",
     "reflection_pad2d_backward",
+    "reflection_pad3d",
+    "reflection_pad3d_backward",
     "relu",
     "relu6",
     "relu6_",
@@ -743,6 +779,8 @@ __all__ = [
     "replication_pad1d_backward",
     "replication_pad2d",
     "replication_pad2d_backward",
+    "replication_pad3d",
+    "replication_pad3d_backward",
     "reshape",
     "roll",
     "round",

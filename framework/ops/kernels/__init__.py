@@ -8,6 +8,7 @@ from framework.ops.kernels import linalg as linalg
 from framework.ops.kernels import linalg_decomp as linalg_decomp
 from framework.ops.kernels import linalg_extra as linalg_extra
 from framework.ops.kernels import nn as nn
+from framework.ops.kernels import nn3d as nn3d
 from framework.ops.kernels import nn_more as nn_more
 from framework.ops.kernels import pointwise as pointwise
 from framework.ops.kernels import random as random

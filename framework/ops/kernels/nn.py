@@ -444,6 +444,16 @@ class _ConvParams:
         if any(d <= 0 for d in self.dilation):
             raise RuntimeError("non-positive dilation is not supported")
 
+    @classmethod
+    def sliding(cls, stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> _ConvParams:
+        """The geometry of sliding blocks (im2col, col2im): one group, not transposed."""
+        params = cls.__new__(cls)
+        params.stride, params.padding, params.dilation = list(stride), list(padding), list(dilation)
+        params.output_padding = [0] * len(stride)
+        params.groups = 1
+        params.transposed = False
+        return params
+
     def output_sizes(self, input: Sizes, weight: Sizes) -> Sizes:
         """The output's sizes for an input and a weight of these sizes."""
         kernel_sizes = weight[2:]
@@ -673,9 +683,16 @@ def _conv_input_grad(grad: Array, w: Array, in_sizes: Sizes, params: _ConvParams
         return np.zeros((n_batch, channels, *in_sizes), dtype=np.result_type(grad, w))
     weights = np.ascontiguousarray(w).reshape(g, filters // g, w.shape[1] * math.prod(kernel_sizes))
     cols = _group_matmul(weights.transpose(0, 2, 1), _grad_rows(grad, g))
-    cols = cols.reshape(channels, *kernel_sizes, *out_sizes, n_batch)
+    return _col2im(cols.reshape(channels, *kernel_sizes, *out_sizes, n_batch), in_sizes, params)
+
+
+def _col2im(cols: Array, in_sizes: Sizes, params: _ConvParams) -> Array:
+    """Columns (C, *K, *O, N) added back into the input positions they were copied from:
+    (N, C, *in_sizes), one strided add per kernel offset (the transpose of `_im2col`)."""
+    n = len(in_sizes)
+    kernel_sizes, out_sizes = cols.shape[1 : n + 1], cols.shape[n + 1 : 2 * n + 1]
     sizes = _padded_sizes(in_sizes, out_sizes, kernel_sizes, params)
-    padded = np.zeros((channels, *sizes, n_batch), dtype=cols.dtype)
+    padded = np.zeros((cols.shape[0], *sizes, cols.shape[-1]), dtype=cols.dtype)
     for offset, window in _offsets(kernel_sizes, out_sizes, params):
         at: tuple[Any, ...] = (slice(None), *offset)
         padded[(slice(None), *window)] += cols[at]
@@ -2292,6 +2309,27 @@ def _pad_index(size: int, before: int, after: int, reflect: bool) -> Array:
     return np.clip(positions, 0, size - 1)
 
 
+def pad_gather(a: Array, pads: Sequence[int], reflect: bool) -> Array:
+    """`a` padded (or cropped) on its last len(pads) / 2 dimensions, (before, after) of the last
+    dimension first: each output position copies the input position `_pad_index` gives."""
+    for i in range(len(pads) // 2):
+        axis = a.ndim - 1 - i
+        a = np.take(a, _pad_index(a.shape[axis], pads[2 * i], pads[2 * i + 1], reflect), axis=axis)
+    return a
+
+
+def pad_scatter(grads: Array, sizes: Sizes, pads: Sequence[int], reflect: bool) -> Array:
+    """The gradient of `pad_gather` for an input of `sizes`: each element of `grads` added at
+    the input position it copies."""
+    for i in range(len(pads) // 2):
+        axis = grads.ndim - 1 - i
+        moved = np.moveaxis(grads, axis, 0)
+        result = np.zeros((sizes[axis], *moved.shape[1:]), dtype=grads.dtype)
+        np.add.at(result, _pad_index(sizes[axis], pads[2 * i], pads[2 * i + 1], reflect), moved)
+        grads = np.moveaxis(result, 0, axis)
+    return grads
+
+
 def _pad2d(op: str, reflect: bool) -> None:
     """Register `op` (reflection_pad2d / replication_pad2d) and its backward operator."""
 
@@ -2301,9 +2339,7 @@ def _pad2d(op: str, reflect: bool) -> None:
         sizes = (*impl.sizes[:-2], impl.sizes[-2] + top + bottom, impl.sizes[-1] + left + right)
 
         def values() -> Array:
-            rows = _pad_index(impl.sizes[-2], top, bottom, reflect)
-            cols = _pad_index(impl.sizes[-1], left, right, reflect)
-            return np.take(np.take(array(self), rows, axis=-2), cols, axis=-1)
+            return pad_gather(array(self), (left, right, top, bottom), reflect)
 
         return _emit(sizes, impl.dtype, impl.device, values)
 
@@ -2319,19 +2355,12 @@ def _pad2d(op: str, reflect: bool) -> None:
         if g.sizes[-2] != expected_h:
             raise RuntimeError(f"gradOutput height unexpected. Expected: {expected_h}, Got: {g.sizes[-2]}")
 
-        def values() -> Array:
-            in_h, in_w = impl.sizes[-2:]
-            rows = _pad_index(in_h, top, bottom, reflect)
-            cols = _pad_index(in_w, left, right, reflect)
-            grads = np.moveaxis(_values(grad_output), (-2, -1), (0, 1))
-            by_rows = np.zeros((in_h, *grads.shape[1:]), dtype=grads.dtype)
-            np.add.at(by_rows, rows, grads)
-            result = np.zeros((in_h, in_w, *grads.shape[2:]), dtype=grads.dtype)
-            by_cols: Any = (slice(None), cols)
-            np.add.at(result, by_cols, by_rows)
-            return np.moveaxis(result, (0, 1), (-2, -1))
-
-        return _emit(impl.sizes, impl.dtype, device, values)
+        return _emit(
+            impl.sizes,
+            impl.dtype,
+            device,
+            lambda: pad_scatter(_values(grad_output), impl.sizes, (left, right, top, bottom), reflect),
+        )
 
     forward.__name__ = forward.__qualname__ = op
     backward.__name__ = backward.__qualname__ = f"{op}_backward"

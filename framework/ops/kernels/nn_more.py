@@ -42,13 +42,14 @@ from framework.ops.kernels.nn import (
     _emit_many,
     _emit_normalized,
     _opmath,
-    _pad_index,
     _planes,
     _pool_output_size,
     _project,
     _values,
     batched_convolution,
     check_adaptive_input,
+    pad_gather,
+    pad_scatter,
     scatter_to_planes,
 )
 
@@ -349,21 +350,25 @@ def max_unpool2d(self: Tensor, indices: Tensor, output_size: IntList) -> Tensor:
     if impl.dtype not in _FLOATING:
         raise not_implemented("max_unpool2d", impl.dtype)
     out_sizes = (*impl.sizes[:-2], *sizes)
+    return _emit(out_sizes, impl.dtype, device, lambda: unpool_values(self, indices, sizes))
 
-    def values() -> Array:
-        plane = sizes[0] * sizes[1]
-        where = array(indices).reshape(-1, math.prod(impl.sizes[-2:]))
-        bad = (where < 0) | (where >= plane)
-        if bad.any():  # PyTorch's loop reports the last one
-            raise RuntimeError(
-                f"Found an invalid max index: {where[bad][-1]} (output volumes are of size "
-                f"{sizes[0]}x{sizes[1]})"
-            )
-        result = np.zeros((where.shape[0], plane), dtype=impl.dtype.numpy_dtype)
-        np.put_along_axis(result, where, array(self).reshape(where.shape), axis=1)
-        return result.reshape(out_sizes)
 
-    return _emit(out_sizes, impl.dtype, device, values)
+def unpool_values(self: Tensor, indices: Tensor, sizes: Sequence[int]) -> Array:
+    """Zeros of (..., *sizes) with each element of `self` (..., *S) put at the flat position
+    within its plane of the last len(sizes) dimensions that `indices` gives; an index outside the
+    plane is PyTorch's error (its loop reports the last one)."""
+    n = len(sizes)
+    plane = math.prod(sizes)
+    where = array(indices).reshape(-1, math.prod(self._impl.sizes[-n:]))
+    bad = (where < 0) | (where >= plane)
+    if bad.any():
+        raise RuntimeError(
+            f"Found an invalid max index: {where[bad][-1]} (output volumes are of size "
+            f"{'x'.join(map(str, sizes))})"
+        )
+    result = np.zeros((where.shape[0], plane), dtype=self._impl.dtype.numpy_dtype)
+    np.put_along_axis(result, where, array(self).reshape(where.shape), axis=1)
+    return result.reshape(*self._impl.sizes[:-n], *sizes)
 
 
 # ---- 1-d pooling (2-d pooling of a height-1 input) ----------------------------------------------
@@ -989,7 +994,7 @@ def _pad1d(op: str, reflect: bool) -> None:
             (*impl.sizes[:-1], width + left + right),
             impl.dtype,
             impl.device,
-            lambda: np.take(array(self), _pad_index(width, left, right, reflect), axis=-1),
+            lambda: pad_gather(array(self), (left, right), reflect),
         )
 
     def backward(grad_output: Tensor, self: Tensor, padding: IntList) -> Tensor:
@@ -1004,13 +1009,12 @@ def _pad1d(op: str, reflect: bool) -> None:
         if not (g.dtype.is_floating_point or g.dtype.is_complex):
             raise not_implemented(f"{op}_backward", g.dtype)
 
-        def values() -> Array:
-            grads = np.moveaxis(_values(grad_output), -1, 0)
-            result = np.zeros((impl.sizes[-1], *grads.shape[1:]), dtype=grads.dtype)
-            np.add.at(result, _pad_index(impl.sizes[-1], left, right, reflect), grads)
-            return np.moveaxis(result, 0, -1)
-
-        return _emit(impl.sizes, impl.dtype, device, values)
+        return _emit(
+            impl.sizes,
+            impl.dtype,
+            device,
+            lambda: pad_scatter(_values(grad_output), impl.sizes, (left, right), reflect),
+        )
 
     register_variants(op, {"": forward, "_backward": backward})
 
