@@ -57,18 +57,17 @@ def _unpool_output_size(
     if output_size is None:
         sizes = default
     else:
-        sizes = list(output_size)
-        if len(sizes) == n + 2:
-            sizes = sizes[2:]
-        if len(sizes) != n:
+        given = output_size[2:] if len(output_size) == n + 2 else output_size
+        if len(given) != n:
             raise ValueError(
                 f"output_size should be a sequence containing {n} or {n + 2} elements, but it has a length "
-                f"of '{len(sizes)}'"
+                f"of '{len(given)}'"
             )
         for d in range(n):
             low, high = default[d] - stride[d], default[d] + stride[d]
-            if not low < sizes[d] < high:
-                raise ValueError(f'invalid output_size "{sizes}" (dim {d} must be between {low} and {high})')
+            if not low < given[d] < high:
+                raise ValueError(f'invalid output_size "{given}" (dim {d} must be between {low} and {high})')
+        sizes = list(given)
     for d in range(n):
         if sizes[d] < 0:
             raise ValueError(

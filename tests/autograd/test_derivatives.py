@@ -11,6 +11,7 @@ from typing import Any
 import ad_samples_activation
 import ad_samples_linalg
 import ad_samples_nn
+import ad_samples_nn3d
 import ad_samples_nn_more
 import ad_samples_pointwise
 import ad_samples_pointwise_more
@@ -39,6 +40,7 @@ MODULES = (
     ad_samples_activation,
     ad_samples_linalg,
     ad_samples_nn_more,
+    ad_samples_nn3d,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}

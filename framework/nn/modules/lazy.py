@@ -9,9 +9,11 @@ materializes the parameters it gives with their shapes."""
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from framework import no_grad
+from framework._tensor import Tensor
 from framework.autograd.graph import RemovableHandle
 from framework.nn.parameter import is_lazy
 
@@ -35,6 +37,18 @@ class LazyModuleMixin(_MixinBase):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._initialize_hook = self.register_forward_pre_hook(self._infer_parameters, with_kwargs=True)
+
+    def _apply(self, fn: Callable[[Tensor], Tensor]) -> Self:
+        """As Module's, but an uninitialized buffer stays one: it keeps `fn` of its placeholder
+        data (so `.double()` before the first call decides the dtype it is materialized with)."""
+        lazy = {key: buffer for key, buffer in self._buffers.items() if is_lazy(buffer)}
+        super()._apply(fn)
+        for key, buffer in lazy.items():
+            converted = self._buffers[key]
+            if converted is not None:
+                buffer.data = converted
+            self._buffers[key] = buffer
+        return self
 
     def _save_to_state_dict(self, destination: dict[str, Any], prefix: str, keep_vars: bool) -> None:
         """As Module's, but uninitialized parameters and buffers are saved as they are."""
