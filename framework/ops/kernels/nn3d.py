@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, int64
+from framework.c10.dtypes import bool_, float32, float64, int64
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     array,
@@ -161,12 +161,12 @@ def _avg_pool3d_args(
     divisor_override: int | None,
     frame: str,
 ) -> PoolGeometry:
-    """avg_pool3d's checks; its CPU kernel (`frame`) serves floating dtypes and int64."""
+    """avg_pool3d's checks; its CPU kernel (`frame`) serves float32, float64 and int64."""
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     pool = _pool3d("avg_pool3d", "avg_pool3d", self, kernel_size, stride, padding, 1, ceil_mode)
     d = self._impl.dtype
-    if not (d.is_floating_point or d is int64):
+    if d not in (float32, float64, int64):
         raise not_implemented(frame, d)
     return pool
 
@@ -284,9 +284,11 @@ def adaptive_max_pool3d_backward(grad_output: Tensor, self: Tensor, indices: Ten
 # ---- 3-d reflection and replication padding -----------------------------------------------------
 
 
-def _pad3d_args(op: str, self: Tensor, padding: IntList, reflect: bool) -> tuple[list[int], Sizes]:
-    """PyTorch's reflection/replication_pad3d checks; the padding (left, right, top, bottom,
-    front, back) and the output's sizes."""
+def _pad3d_args(
+    op: str, self: Tensor, padding: IntList, reflect: bool, kernel: str
+) -> tuple[list[int], Sizes]:
+    """PyTorch's reflection/replication_pad3d checks (`kernel` refuses bool inputs); the padding
+    (left, right, top, bottom, front, back) and the output's sizes."""
     pads = _sized_list(padding, 6)
     if len(pads) != 6:
         raise RuntimeError(
@@ -315,7 +317,7 @@ def _pad3d_args(op: str, self: Tensor, padding: IntList, reflect: bool) -> tuple
         negative = next(size for size in out if size < 0)
         raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {out}")
     if self._impl.dtype is bool_:
-        raise not_implemented(op, bool_)
+        raise not_implemented(kernel, bool_)
     return pads, tuple(out)
 
 
@@ -323,12 +325,12 @@ def _pad3d(op: str, reflect: bool) -> None:
     """Register `op` (reflection_pad3d / replication_pad3d) and its backward operator."""
 
     def forward(self: Tensor, padding: IntList) -> Tensor:
-        pads, sizes = _pad3d_args(op, self, padding, reflect)
+        pads, sizes = _pad3d_args(op, self, padding, reflect, op)
         impl = self._impl
         return _emit(sizes, impl.dtype, impl.device, lambda: pad_gather(array(self), pads, reflect))
 
     def backward(grad_output: Tensor, self: Tensor, padding: IntList) -> Tensor:
-        pads, expected = _pad3d_args(op, self, padding, reflect)
+        pads, expected = _pad3d_args(op, self, padding, reflect, f"{op}_backward")
         impl, g = self._impl, grad_output._impl
         device = same_device(f"{op}_backward", (grad_output, self))
         name = "grad_output" if reflect else "gradOutput"
