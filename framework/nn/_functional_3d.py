@@ -93,8 +93,16 @@ def max_pool3d(
     return _max_pool("max_pool3d", input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
-def _with_indices(name: str, input: Tensor, *args: Any) -> tuple[Tensor, Tensor]:
-    values, indices = _max_pool(name, input, *args, True)
+def _with_indices(
+    name: str,
+    input: Tensor,
+    kernel_size: IntOrSeq,
+    stride: IntOrSeq | None,
+    padding: IntOrSeq,
+    dilation: IntOrSeq,
+    ceil_mode: bool,
+) -> tuple[Tensor, Tensor]:
+    values, indices = _max_pool(name, input, kernel_size, stride, padding, dilation, ceil_mode, True)
     return cast(Tensor, values), cast(Tensor, indices)
 
 

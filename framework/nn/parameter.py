@@ -9,7 +9,7 @@ Operators on them return plain tensors."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar, NoReturn, cast
 
 import framework
 from framework._tensor import Tensor
@@ -79,12 +79,12 @@ class UninitializedTensorMixin:
     ) -> None:
         """Give the tensor uninitialized data of `shape` (on its own device and dtype unless
         given) and make it a `cls_to_become` (a Parameter or a plain Tensor)."""
-        assert isinstance(self, Tensor)
-        data = self.data
-        self.data = framework.empty(
+        tensor = cast(Tensor, self)
+        data = tensor.data
+        tensor.data = framework.empty(
             tuple(shape), device=device if device is not None else data.device, dtype=dtype or data.dtype
         )
-        self.__class__ = self.cls_to_become
+        tensor.__class__ = self.cls_to_become
 
     @property
     def shape(self) -> NoReturn:

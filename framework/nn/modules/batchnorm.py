@@ -178,7 +178,7 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
         if not self.has_uninitialized_params() and self.num_features != 0:
             super().reset_parameters()
 
-    def initialize_parameters(self, input: Tensor) -> None:  # type: ignore[override]
+    def initialize_parameters(self, input: Tensor) -> None:
         """Materialize the parameters and statistics for input.shape[1] features and reset them."""
         if self.has_uninitialized_params():
             self.num_features = input.shape[1]

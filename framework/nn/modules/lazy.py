@@ -41,7 +41,9 @@ class LazyModuleMixin(_MixinBase):
     def _apply(self, fn: Callable[[Tensor], Tensor]) -> Self:
         """As Module's, but an uninitialized buffer stays one: it keeps `fn` of its placeholder
         data (so `.double()` before the first call decides the dtype it is materialized with)."""
-        lazy = {key: buffer for key, buffer in self._buffers.items() if is_lazy(buffer)}
+        lazy = {
+            key: buffer for key, buffer in self._buffers.items() if buffer is not None and is_lazy(buffer)
+        }
         super()._apply(fn)
         for key, buffer in lazy.items():
             converted = self._buffers[key]

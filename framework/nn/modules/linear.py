@@ -97,7 +97,7 @@ class LazyLinear(LazyModuleMixin, Linear):
         if not self.has_uninitialized_params() and self.in_features != 0:
             super().reset_parameters()
 
-    def initialize_parameters(self, input: Tensor) -> None:  # type: ignore[override]
+    def initialize_parameters(self, input: Tensor) -> None:
         """Materialize the weight (out_features, input.shape[-1]) and bias, and draw them."""
         if self.has_uninitialized_params():
             with framework.no_grad():

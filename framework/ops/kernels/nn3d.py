@@ -482,7 +482,7 @@ def im2col(
 
     def values() -> Array:
         x = array(self).reshape(-1, *sizes[-3:])
-        cols = _im2col(x, kernel_sizes, blocks, params).reshape(rows, -1, x.shape[0])
+        cols = _im2col(x, tuple(kernel_sizes), tuple(blocks), params).reshape(rows, -1, x.shape[0])
         return np.moveaxis(cols, -1, 0).reshape(out_sizes)
 
     return _emit(out_sizes, impl.dtype, impl.device, values)
@@ -530,6 +530,6 @@ def col2im(
     def values() -> Array:
         c = array(self).reshape(-1, *sizes[-2:])
         cols = np.moveaxis(c, 0, -1).reshape(channels, *kernel_sizes, *blocks, c.shape[0])
-        return _col2im(cols, out_hw, params).reshape(out_sizes)
+        return _col2im(cols, tuple(out_hw), params).reshape(out_sizes)
 
     return _emit(out_sizes, impl.dtype, impl.device, values)

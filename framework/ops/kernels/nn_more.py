@@ -264,7 +264,8 @@ def emit_adaptive_max_pool(self: Tensor, out_sizes: Sequence[int]) -> tuple[Tens
         grids = [_adaptive_windows(x.shape[a + 1], out) for a, out in enumerate(out_sizes)]
         positions = [_window_grid(p, a, n) for a, (p, _) in enumerate(grids)]
         # (B, *O, prod(L)): each window's elements in row-major order
-        windows = x[(slice(None), *positions)].reshape(x.shape[0], *out_sizes, -1)
+        at: tuple[Any, ...] = (slice(None), *positions)
+        windows = x[at].reshape(x.shape[0], *out_sizes, -1)
         grid = (*out_sizes, *(p.shape[1] for p, _ in grids))
         valid = functools.reduce(np.logical_and, [_window_grid(ok, a, n) for a, (_, ok) in enumerate(grids)])
         valid = np.broadcast_to(valid, grid).reshape(*out_sizes, -1)
