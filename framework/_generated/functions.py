@@ -7,6 +7,8 @@ from framework.ops._api_runtime import function
 
 _adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
 _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
+_adaptive_avg_pool3d = function("_adaptive_avg_pool3d")
+_adaptive_avg_pool3d_backward = function("_adaptive_avg_pool3d_backward")
 _cdist_forward = function("_cdist_forward")
 _embedding_bag = function("_embedding_bag")
 _embedding_bag_backward = function("_embedding_bag_backward")
@@ -36,9 +38,12 @@ acos = function("acos")
 acos_ = function("acos_")
 adaptive_avg_pool1d = function("adaptive_avg_pool1d")
 adaptive_avg_pool2d = function("adaptive_avg_pool2d")
+adaptive_avg_pool3d = function("adaptive_avg_pool3d")
 adaptive_max_pool1d = function("adaptive_max_pool1d")
 adaptive_max_pool2d = function("adaptive_max_pool2d")
 adaptive_max_pool2d_backward = function("adaptive_max_pool2d_backward")
+adaptive_max_pool3d = function("adaptive_max_pool3d")
+adaptive_max_pool3d_backward = function("adaptive_max_pool3d_backward")
 add = function("add")
 addbmm = function("addbmm")
 addcdiv = function("addcdiv")
@@ -72,6 +77,8 @@ atan_ = function("atan_")
 avg_pool1d = function("avg_pool1d")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
+avg_pool3d = function("avg_pool3d")
+avg_pool3d_backward = function("avg_pool3d_backward")
 baddbmm = function("baddbmm")
 batch_norm = function("batch_norm")
 bernoulli = function("bernoulli")
@@ -105,6 +112,7 @@ clamp_min_ = function("clamp_min_")
 clip = function("clip")
 clip_ = function("clip_")
 clone = function("clone")
+col2im = function("col2im")
 column_stack = function("column_stack")
 combinations = function("combinations")
 concat = function("concat")
@@ -112,8 +120,10 @@ concatenate = function("concatenate")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
+conv3d = function("conv3d")
 conv_transpose1d = function("conv_transpose1d")
 conv_transpose2d = function("conv_transpose2d")
+conv_transpose3d = function("conv_transpose3d")
 convolution = function("convolution")
 convolution_backward = function("convolution_backward")
 copy = function("copy")
@@ -217,6 +227,7 @@ hstack = function("hstack")
 huber_loss = function("huber_loss")
 huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
+im2col = function("im2col")
 imag = function("imag")
 index = function("index")
 index_add = function("index_add")
@@ -284,7 +295,11 @@ max_pool1d_with_indices = function("max_pool1d_with_indices")
 max_pool2d = function("max_pool2d")
 max_pool2d_with_indices = function("max_pool2d_with_indices")
 max_pool2d_with_indices_backward = function("max_pool2d_with_indices_backward")
+max_pool3d = function("max_pool3d")
+max_pool3d_with_indices = function("max_pool3d_with_indices")
+max_pool3d_with_indices_backward = function("max_pool3d_with_indices_backward")
 max_unpool2d = function("max_unpool2d")
+max_unpool3d = function("max_unpool3d")
 maximum = function("maximum")
 mean = function("mean")
 median = function("median")
@@ -368,6 +383,8 @@ reflection_pad1d = function("reflection_pad1d")
 reflection_pad1d_backward = function("reflection_pad1d_backward")
 reflection_pad2d = function("reflection_pad2d")
 reflection_pad2d_backward = function("reflection_pad2d_backward")
+reflection_pad3d = function("reflection_pad3d")
+reflection_pad3d_backward = function("reflection_pad3d_backward")
 relu = function("relu")
 relu6 = function("relu6")
 relu6_ = function("relu6_")
@@ -378,6 +395,8 @@ replication_pad1d = function("replication_pad1d")
 replication_pad1d_backward = function("replication_pad1d_backward")
 replication_pad2d = function("replication_pad2d")
 replication_pad2d_backward = function("replication_pad2d_backward")
+replication_pad3d = function("replication_pad3d")
+replication_pad3d_backward = function("replication_pad3d_backward")
 reshape = function("reshape")
 rms_norm = function("rms_norm")
 roll = function("roll")
@@ -503,6 +522,8 @@ zeros_like = function("zeros_like")
 __all__ = [
     "_adaptive_avg_pool2d",
     "_adaptive_avg_pool2d_backward",
+    "_adaptive_avg_pool3d",
+    "_adaptive_avg_pool3d_backward",
     "_cdist_forward",
     "_embedding_bag",
     "_embedding_bag_backward",
@@ -532,9 +553,12 @@ __all__ = [
     "acos_",
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
     "adaptive_max_pool2d_backward",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_backward",
     "add",
     "addbmm",
     "addcdiv",
@@ -568,6 +592,8 @@ __all__ = [
     "avg_pool1d",
     "avg_pool2d",
     "avg_pool2d_backward",
+    "avg_pool3d",
+    "avg_pool3d_backward",
     "baddbmm",
     "batch_norm",
     "bernoulli",
@@ -601,6 +627,7 @@ __all__ = [
     "clip",
     "clip_",
     "clone",
+    "col2im",
     "column_stack",
     "combinations",
     "concat",
@@ -608,8 +635,10 @@ __all__ = [
     "constant_pad_nd",
     "conv1d",
     "conv2d",
+    "conv3d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "conv_transpose3d",
     "convolution",
     "convolution_backward",
     "copy",
@@ -713,6 +742,7 @@ __all__ = [
     "huber_loss",
     "huber_loss_backward",
     "hypot",
+    "im2col",
     "imag",
     "index",
     "index_add",
@@ -780,7 +810,11 @@ __all__ = [
     "max_pool2d",
     "max_pool2d_with_indices",
     "max_pool2d_with_indices_backward",
+    "max_pool3d",
+    "max_pool3d_with_indices",
+    "max_pool3d_with_indices_backward",
     "max_unpool2d",
+    "max_unpool3d",
     "maximum",
     "mean",
     "median",
@@ -864,6 +898,8 @@ __all__ = [
     "reflection_pad1d_backward",
     "reflection_pad2d",
     "reflection_pad2d_backward",
+    "reflection_pad3d",
+    "reflection_pad3d_backward",
     "relu",
     "relu6",
     "relu6_",
@@ -874,6 +910,8 @@ __all__ = [
     "replication_pad1d_backward",
     "replication_pad2d",
     "replication_pad2d_backward",
+    "replication_pad3d",
+    "replication_pad3d_backward",
     "reshape",
     "rms_norm",
     "roll",

@@ -12,7 +12,12 @@ from typing import Any, cast
 
 import framework
 from framework._tensor import Tensor
-from framework.nn._functional_shared import _adaptive_output_size, _max_pool, _verify_batch_size
+from framework.nn._functional_shared import (
+    _adaptive_output_size,
+    _max_pool,
+    _unpool_output_size,
+    _verify_batch_size,
+)
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -179,29 +184,7 @@ def max_unpool2d(
     (within one stride of it; optionally preceded by the batch and channel sizes)."""
     kernel = _pair(kernel_size)
     strides = kernel if stride is None else _pair(stride)
-    pads = _pair(padding)
-    default = [(input.shape[d - 2] - 1) * strides[d] + kernel[d] - 2 * pads[d] for d in range(2)]
-    if output_size is None:
-        sizes = default
-    else:
-        sizes = list(output_size)
-        if len(sizes) == 4:
-            sizes = sizes[2:]
-        if len(sizes) != 2:
-            raise ValueError(
-                "output_size should be a sequence containing 2 or 4 elements, but it has a length of "
-                f"'{len(sizes)}'"
-            )
-        for d in range(2):
-            low, high = default[d] - strides[d], default[d] + strides[d]
-            if not low < sizes[d] < high:
-                raise ValueError(f'invalid output_size "{sizes}" (dim {d} must be between {low} and {high})')
-    for d in range(2):
-        if sizes[d] < 0:
-            raise ValueError(
-                "max_unpooling: output_size must contain non-negative spatial dimensions, but got "
-                f"output_size[{d}]={sizes[d]}"
-            )
+    sizes = _unpool_output_size(input, kernel, strides, _pair(padding), output_size)
     return cast(Tensor, _aten.max_unpool2d.default(input, indices, sizes))
 
 

@@ -453,7 +453,7 @@ def binary_cross_entropy_with_logits(
 
 # ---- padding ------------------------------------------------------------------------------------
 
-_NON_CONSTANT_PAD_RANKS: Final = {2: (2, 3), 4: (3, 4)}
+_NON_CONSTANT_PAD_RANKS: Final = {2: (2, 3), 4: (3, 4), 6: (4, 5)}
 """For each supported length of a non-constant pad, the input ranks it applies to."""
 
 
@@ -483,7 +483,7 @@ def _pad_circular(input: Tensor, pads: Sequence[int]) -> Tensor:
 def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last len(pad) / 2 dimensions, the last one first: "constant" (with `value`, 0 by
     default) for any rank; "reflect", "replicate" and "circular" for the last dimension (2-d or
-    3-d inputs) or the last two (3-d or 4-d inputs)."""
+    3-d inputs), the last two (3-d or 4-d inputs) or the last three (4-d or 5-d inputs)."""
     pads = list(pad)
     if mode == "constant":
         return cast(Tensor, _aten.constant_pad_nd.default(input, pads, 0 if value is None else value))
@@ -504,14 +504,13 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
             f"Padding size {len(pads)} is not supported for {ndim}D input tensor.\n"
             "Supported combinations for non-constant padding:\n"
             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
-            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
         )
     if mode == "circular":
         return _pad_circular(input, pads)
-    if len(pads) == 4:
-        op = _aten.reflection_pad2d if mode == "reflect" else _aten.replication_pad2d
-    else:
-        op = _aten.reflection_pad1d if mode == "reflect" else _aten.replication_pad1d
+    kind = "reflection" if mode == "reflect" else "replication"
+    op = getattr(_aten, f"{kind}_pad{len(pads) // 2}d")
     return cast(Tensor, op.default(input, pads))
 
 
@@ -1294,3 +1293,10 @@ from framework.nn import _functional_misc  # noqa: E402
 from framework.nn._functional_misc import *  # noqa: E402, F403
 
 __all__ += _functional_misc.__all__
+
+# ---- 3-d layers, max pooling with indices, max unpooling, fold / unfold --------------------------
+
+from framework.nn import _functional_3d  # noqa: E402
+from framework.nn._functional_3d import *  # noqa: E402, F403
+
+__all__ += _functional_3d.__all__

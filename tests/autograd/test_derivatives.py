@@ -13,6 +13,7 @@ import ad_samples_indexing
 import ad_samples_linalg
 import ad_samples_linalg_more
 import ad_samples_nn
+import ad_samples_nn3d
 import ad_samples_nn_misc
 import ad_samples_nn_more
 import ad_samples_pointwise
@@ -47,6 +48,7 @@ MODULES = (
     ad_samples_shapes_more,
     ad_samples_indexing,
     ad_samples_nn_misc,
+    ad_samples_nn3d,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}

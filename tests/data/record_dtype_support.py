@@ -69,6 +69,12 @@ class DType:
 _IMAGE: Final = (1, 2, 4, 4)
 _POOLED: Final = (1, 2, 2, 2)
 _CONV_WEIGHT: Final = (3, 2, 2, 2)
+_VOLUME: Final = (1, 2, 4, 4, 4)
+_POOLED3: Final = (1, 2, 2, 2, 2)
+_VOLUME_INDICES: Final = Tensor(_POOLED3, "int64", [0, 2, 8, 10, 32, 34, 40, 42] * 2)
+_PAD3D_OPS: Final = tuple(
+    f"{kind}_pad3d{part}" for kind in ("reflection", "replication") for part in ("", "_backward")
+)
 _LABELS: Final = Tensor((2,), "int64", [0, 1])
 _PROBABILITIES: Final = Tensor((2, 3), None, [0.5] * 6)
 
@@ -329,6 +335,31 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
         "offsets": Tensor((2,), "int64", [0, 2]),
         "offset2bag": Tensor((3,), "int64", [0, 0, 1]),
     },
+    # nn 3-d layers and sliding blocks
+    "conv3d": {"input": Tensor((1, 2, 3, 3, 3)), "weight": Tensor((2, 2, 2, 2, 2))},
+    "conv_transpose3d": {"input": Tensor((1, 2, 3, 3, 3)), "weight": Tensor((2, 3, 2, 2, 2))},
+    **{
+        op: {"self": Tensor(_VOLUME), "grad_output": Tensor(_POOLED3), "indices": _VOLUME_INDICES}
+        for op in (
+            "max_pool3d",
+            "max_pool3d_with_indices",
+            "max_pool3d_with_indices_backward",
+            "avg_pool3d",
+            "avg_pool3d_backward",
+            "adaptive_avg_pool3d",
+            "_adaptive_avg_pool3d",
+            "_adaptive_avg_pool3d_backward",
+            "adaptive_max_pool3d",
+            "adaptive_max_pool3d_backward",
+        )
+    },
+    **{
+        op: {"self": Tensor((1, 2, 3, 3, 3)), "grad_output": Tensor((1, 2, 5, 5, 5))}
+        for op in _PAD3D_OPS
+    },
+    "max_unpool3d": {"self": Tensor(_POOLED3), "indices": _VOLUME_INDICES},
+    "im2col": {"self": Tensor(_IMAGE)},
+    "col2im": {"self": Tensor((1, 8, 9))},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -541,6 +572,33 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("embedding_bag", "include_last_offset"): False,
     ("embedding_bag", "padding_idx"): None,
     ("rms_norm", "normalized_shape"): [3],
+    # nn 3-d layers and sliding blocks
+    **{
+        (op, name): value
+        for op in (
+            "max_pool3d",
+            "max_pool3d_with_indices",
+            "max_pool3d_with_indices_backward",
+            "avg_pool3d",
+            "avg_pool3d_backward",
+            "adaptive_avg_pool3d",
+            "_adaptive_avg_pool3d",
+            "adaptive_max_pool3d",
+            "max_unpool3d",
+        )
+        for name, value in (
+            ("kernel_size", [2, 2, 2]),
+            ("stride", [2, 2, 2]),
+            ("padding", [0, 0, 0]),
+            ("dilation", [1, 1, 1]),
+            ("output_size", [4, 4, 4] if op == "max_unpool3d" else [2, 2, 2]),
+        )
+    },
+    **{
+        (op, "padding"): [1] * 6
+        for op in _PAD3D_OPS
+    },
+    ("col2im", "output_size"): [4, 4],
 }
 
 

@@ -184,11 +184,11 @@ def convolution_double_backward_weight(
 # ---- pooling, embedding, padding, dropout -------------------------------------------------------
 
 
-def max_pool_double_backward(grad: Tensor, indices: Tensor) -> Tensor:
-    """d/dgrad_output of max_pool2d_with_indices_backward: each output position reads the input
-    gradient at the position its maximum came from."""
-    planes = grad.flatten(-2)
-    picked = planes.gather(-1, indices.flatten(-2))
+def max_pool_double_backward(grad: Tensor, indices: Tensor, dim: int = 2) -> Tensor:
+    """d/dgrad_output of a `dim`-d max pooling's backward: each output position reads the input
+    gradient at the position its maximum came from (in its plane of the last `dim` dimensions)."""
+    planes = grad.flatten(-dim)
+    picked = planes.gather(-1, indices.flatten(-dim))
     return picked.reshape(list(indices.shape))
 
 

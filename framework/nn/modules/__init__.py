@@ -30,9 +30,29 @@ from framework.nn.modules.activation import (
     Threshold,
 )
 from framework.nn.modules.attention import MultiheadAttention, NonDynamicallyQuantizableLinear
-from framework.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
+from framework.nn.modules.batchnorm import (
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+)
 from framework.nn.modules.container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from framework.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from framework.nn.modules.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
 from framework.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from framework.nn.modules.dropout import (
     AlphaDropout,
@@ -43,8 +63,17 @@ from framework.nn.modules.dropout import (
     FeatureAlphaDropout,
 )
 from framework.nn.modules.flatten import Flatten, Unflatten
-from framework.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
-from framework.nn.modules.linear import Identity, Linear
+from framework.nn.modules.fold import Fold, Unfold
+from framework.nn.modules.instancenorm import (
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+)
+from framework.nn.modules.lazy import LazyModuleMixin
+from framework.nn.modules.linear import Identity, LazyLinear, Linear
 from framework.nn.modules.loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -69,13 +98,16 @@ from framework.nn.modules.normalization import GroupNorm, LayerNorm, LocalRespon
 from framework.nn.modules.padding import (
     CircularPad1d,
     CircularPad2d,
+    CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
     ConstantPad3d,
     ReflectionPad1d,
     ReflectionPad2d,
+    ReflectionPad3d,
     ReplicationPad1d,
     ReplicationPad2d,
+    ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
     ZeroPad3d,
@@ -83,13 +115,19 @@ from framework.nn.modules.padding import (
 from framework.nn.modules.pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
     AvgPool1d,
     AvgPool2d,
+    AvgPool3d,
     MaxPool1d,
     MaxPool2d,
+    MaxPool3d,
+    MaxUnpool1d,
     MaxUnpool2d,
+    MaxUnpool3d,
 )
 from framework.nn.modules.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from framework.nn.modules.sparse import Embedding
@@ -234,3 +272,34 @@ from framework.nn.modules import misc as _misc  # noqa: E402
 from framework.nn.modules.misc import *  # noqa: E402, F403
 
 __all__ += _misc.__all__
+
+__all__ += [
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool3d",
+    "AvgPool3d",
+    "BatchNorm3d",
+    "CircularPad3d",
+    "Conv3d",
+    "ConvTranspose3d",
+    "Fold",
+    "LazyBatchNorm1d",
+    "LazyBatchNorm2d",
+    "LazyBatchNorm3d",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyConv3d",
+    "LazyConvTranspose1d",
+    "LazyConvTranspose2d",
+    "LazyConvTranspose3d",
+    "LazyInstanceNorm1d",
+    "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
+    "LazyLinear",
+    "LazyModuleMixin",
+    "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool3d",
+    "ReflectionPad3d",
+    "ReplicationPad3d",
+    "Unfold",
+]

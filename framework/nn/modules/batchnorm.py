@@ -1,4 +1,4 @@
-"""`BatchNorm1d` and `BatchNorm2d`."""
+"""`BatchNorm1d`, `BatchNorm2d`, `BatchNorm3d` and their lazy versions."""
 
 from __future__ import annotations
 
@@ -9,11 +9,19 @@ from framework._tensor import Tensor
 from framework.c10.device import Device
 from framework.c10.dtypes import dtype as DType
 from framework.nn import functional as F
+from framework.nn.modules.lazy import LazyModuleMixin
 from framework.nn.modules.module import Module
 from framework.nn.modules.normalization import register_affine, reset_affine
-from framework.nn.parameter import Parameter
+from framework.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d"]
+__all__ = [
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "LazyBatchNorm1d",
+    "LazyBatchNorm2d",
+    "LazyBatchNorm3d",
+]
 
 
 class _NormBase(Module):
@@ -129,3 +137,70 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of (N, C, D, H, W) inputs."""
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """A batch or instance normalisation whose number of features is inferred from its first
+    input: uninitialized weight, bias and running statistics until then."""
+
+    def __init__(
+        self,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__(0, eps, momentum, False, False, device, dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if self.affine:
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+        if self.track_running_stats:
+            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = framework.tensor(0, dtype=framework.long, device=device)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Materialize the parameters and statistics for input.shape[1] features and reset them."""
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            for tensor in (self.weight, self.bias, self.running_mean, self.running_var):
+                if isinstance(tensor, (UninitializedParameter, UninitializedBuffer)):
+                    tensor.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, BatchNorm1d):
+    """BatchNorm1d whose number of features is inferred from its first input."""
+
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
+    """BatchNorm2d whose number of features is inferred from its first input."""
+
+    cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNormBase, BatchNorm3d):
+    """BatchNorm3d whose number of features is inferred from its first input."""
+
+    cls_to_become = BatchNorm3d

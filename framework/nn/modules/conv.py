@@ -1,10 +1,11 @@
-"""`Conv1d`, `Conv2d`, `ConvTranspose1d` and `ConvTranspose2d`."""
+"""`Conv1d`, `Conv2d`, `Conv3d`, `ConvTranspose1d`, `ConvTranspose2d`, `ConvTranspose3d` and their lazy
+versions."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import framework
 from framework._tensor import Tensor
@@ -12,11 +13,25 @@ from framework.c10.device import Device
 from framework.c10.dtypes import dtype as DType
 from framework.nn import functional as F
 from framework.nn import init
+from framework.nn.modules.lazy import LazyModuleMixin
 from framework.nn.modules.linear import uniform_bias_
 from framework.nn.modules.module import Module
-from framework.nn.parameter import Parameter
+from framework.nn.parameter import Parameter, UninitializedParameter
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = [
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyConv3d",
+    "LazyConvTranspose1d",
+    "LazyConvTranspose2d",
+    "LazyConvTranspose3d",
+]
 
 _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -171,6 +186,15 @@ class Conv2d(_ConvNd):
         return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
 
 
+class Conv3d(_ConvNd):
+    """3-d convolution (cross-correlation) over (N, C, D, H, W) or (C, D, H, W) inputs."""
+
+    _spatial_dims = 3
+
+    def _conv_forward(self, input: Tensor, padding: str | tuple[int, ...]) -> Tensor:
+        return F.conv3d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+
+
 class _ConvTransposeNd(_ConvNd):
     """Transposed convolution layers: weight (in, out/groups, *kernel), only zero padding, and an
     `output_size` forward may ask for (it chooses the output padding)."""
@@ -243,7 +267,7 @@ class _ConvTransposeNd(_ConvNd):
         return [size - low for size, low in zip(sizes, min_sizes, strict=True)]
 
     def forward(self, input: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
-        conv_transpose = F.conv_transpose1d if self._spatial_dims == 1 else F.conv_transpose2d
+        conv_transpose = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[self._spatial_dims - 1]
         return conv_transpose(
             input,
             self.weight,
@@ -268,3 +292,143 @@ class ConvTranspose2d(_ConvTransposeNd):
     (C, H, W) inputs."""
 
     _spatial_dims = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """Transposed 3-d convolution (the gradient of Conv3d by its input) of (N, C, D, H, W) or
+    (C, D, H, W) inputs."""
+
+    _spatial_dims = 3
+
+
+class _LazyConvXdMixin(LazyModuleMixin, _ConvNd):
+    """What lazy (transposed) convolutions share: in_channels inferred from the first input
+    (dimension 1 of a batched input, 0 of an unbatched one), then the weight and bias
+    materialized and drawn as the regular layer's."""
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor, *args: Any, **kwargs: Any) -> None:
+        """Materialize the weight and bias for `input`'s channels and draw them."""
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            if self._transposed:
+                shape = (self.in_channels, self.out_channels // self.groups)
+            else:
+                shape = (self.out_channels, self.in_channels // self.groups)
+            self.weight.materialize((*shape, *self.kernel_size))  # type: ignore[attr-defined]
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))  # type: ignore[attr-defined]
+            self.reset_parameters()
+
+    def _get_in_channels(self, input: Tensor) -> int:
+        unbatched = self._spatial_dims + 1
+        if input.dim() not in (unbatched, unbatched + 1):
+            raise RuntimeError(
+                f"Expected {unbatched}D (unbatched) or {unbatched + 1}D (batched) input to "
+                f"{self.__class__.__name__}, but got input of size: {input.shape}"
+            )
+        channels: int = input.shape[1] if input.dim() == unbatched + 1 else input.shape[0]
+        return channels
+
+
+class _LazyConvNd(_LazyConvXdMixin):
+    """A lazy convolution's constructor: the regular one without in_channels."""
+
+    def __init__(
+        self,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        padding: str | int | Sequence[int] = 0,
+        dilation: int | Sequence[int] = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+    ) -> None:
+        super().__init__(
+            0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode, device, dtype
+        )
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+
+class _LazyConvTransposeNd(_LazyConvXdMixin):
+    """A lazy transposed convolution's constructor: the regular one without in_channels."""
+
+    def __init__(
+        self,
+        out_channels: int,
+        kernel_size: int | Sequence[int],
+        stride: int | Sequence[int] = 1,
+        padding: int | Sequence[int] = 0,
+        output_padding: int | Sequence[int] = 0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation: int | Sequence[int] = 1,
+        padding_mode: str = "zeros",
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+    ) -> None:
+        super().__init__(
+            0,
+            0,
+            kernel_size,
+            stride,
+            padding,
+            output_padding,
+            groups,
+            False,
+            dilation,
+            padding_mode,
+            device,
+            dtype,
+        )
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+
+class LazyConv1d(_LazyConvNd, Conv1d):
+    """Conv1d whose in_channels is inferred from its first input."""
+
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvNd, Conv2d):
+    """Conv2d whose in_channels is inferred from its first input."""
+
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConvNd, Conv3d):
+    """Conv3d whose in_channels is inferred from its first input."""
+
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvTransposeNd, ConvTranspose1d):
+    """ConvTranspose1d whose in_channels is inferred from its first input."""
+
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTransposeNd, ConvTranspose2d):
+    """ConvTranspose2d whose in_channels is inferred from its first input."""
+
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTransposeNd, ConvTranspose3d):
+    """ConvTranspose3d whose in_channels is inferred from its first input."""
+
+    cls_to_become = ConvTranspose3d

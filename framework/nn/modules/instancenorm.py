@@ -1,4 +1,4 @@
-"""`InstanceNorm1d`, `InstanceNorm2d` and `InstanceNorm3d`."""
+"""`InstanceNorm1d`, `InstanceNorm2d`, `InstanceNorm3d` and their lazy versions."""
 
 from __future__ import annotations
 
@@ -9,9 +9,16 @@ from framework._tensor import Tensor
 from framework.c10.device import Device
 from framework.c10.dtypes import dtype as DType
 from framework.nn import functional as F
-from framework.nn.modules.batchnorm import _NormBase
+from framework.nn.modules.batchnorm import _LazyNormBase, _NormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = [
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "LazyInstanceNorm1d",
+    "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d",
+]
 
 
 class _InstanceNorm(_NormBase):
@@ -30,8 +37,10 @@ class _InstanceNorm(_NormBase):
         track_running_stats: bool = False,
         device: Device | str | None = None,
         dtype: DType | None = None,
+        *,
+        bias: bool = True,
     ) -> None:
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _check_input_dim(self, input: Tensor) -> None:
         n = self._no_batch_dim
@@ -87,3 +96,22 @@ class InstanceNorm3d(_InstanceNorm):
     """Instance normalisation of (N, C, D, H, W) or (C, D, H, W) inputs."""
 
     _no_batch_dim = 4
+
+
+class LazyInstanceNorm1d(_LazyNormBase, InstanceNorm1d):
+    """InstanceNorm1d whose number of features is inferred from its first input (its size at
+    dimension 1, as PyTorch); affine and with running statistics by default."""
+
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
+    """InstanceNorm2d whose number of features is inferred from its first input."""
+
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNormBase, InstanceNorm3d):
+    """InstanceNorm3d whose number of features is inferred from its first input."""
+
+    cls_to_become = InstanceNorm3d

@@ -1,4 +1,4 @@
-"""`Identity` and `Linear`."""
+"""`Identity`, `Linear` and `LazyLinear`."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from framework.c10.device import Device
 from framework.c10.dtypes import dtype as DType
 from framework.nn import functional as F
 from framework.nn import init
+from framework.nn.modules.lazy import LazyModuleMixin
 from framework.nn.modules.module import Module
-from framework.nn.parameter import Parameter
+from framework.nn.parameter import Parameter, UninitializedParameter
 
-__all__ = ["Identity", "Linear"]
+__all__ = ["Identity", "LazyLinear", "Linear"]
 
 
 class Identity(Module):
@@ -72,3 +73,36 @@ class Linear(Module):
         return (
             f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
         )
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """Linear whose in_features is inferred from its first input (its last dimension)."""
+
+    cls_to_become = Linear
+
+    def __init__(
+        self,
+        out_features: int,
+        bias: bool = True,
+        device: Device | str | None = None,
+        dtype: DType | None = None,
+    ) -> None:
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Materialize the weight (out_features, input.shape[-1]) and bias, and draw them."""
+        if self.has_uninitialized_params():
+            with framework.no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))  # type: ignore[attr-defined]
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))  # type: ignore[attr-defined]
+                self.reset_parameters()

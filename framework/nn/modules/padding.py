@@ -1,5 +1,5 @@
 """Padding layers over `F.pad`: constant (and zero) padding of the last 1, 2 or 3 dimensions;
-reflection, replication and circular padding of the last 1 or 2."""
+reflection, replication and circular padding of the last 1, 2 or 3."""
 
 from __future__ import annotations
 
@@ -13,13 +13,16 @@ from framework.nn.modules.module import Module
 __all__ = [
     "CircularPad1d",
     "CircularPad2d",
+    "CircularPad3d",
     "ConstantPad1d",
     "ConstantPad2d",
     "ConstantPad3d",
     "ReflectionPad1d",
     "ReflectionPad2d",
+    "ReflectionPad3d",
     "ReplicationPad1d",
     "ReplicationPad2d",
+    "ReplicationPad3d",
     "ZeroPad1d",
     "ZeroPad2d",
     "ZeroPad3d",
@@ -138,3 +141,21 @@ class CircularPad2d(_PadNd):
     """Pad the last two dimensions by wrapping around."""
 
     _mode, _dims = "circular", 2
+
+
+class ReflectionPad3d(_PadNd):
+    """Pad the last three dimensions with their reflection (the edges not repeated)."""
+
+    _mode, _dims = "reflect", 3
+
+
+class ReplicationPad3d(_PadNd):
+    """Pad the last three dimensions by repeating their edge values."""
+
+    _mode, _dims = "replicate", 3
+
+
+class CircularPad3d(_PadNd):
+    """Pad the last three dimensions by wrapping around."""
+
+    _mode, _dims = "circular", 3

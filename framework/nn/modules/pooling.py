@@ -1,5 +1,5 @@
-"""Max, average and adaptive pooling layers, 1-d and 2-d (their settings kept as given, as
-PyTorch)."""
+"""Max, average and adaptive pooling layers and max unpooling, 1-d, 2-d and 3-d (their settings
+kept as given, as PyTorch)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,25 @@ from typing import Any, ClassVar
 
 from framework._tensor import Tensor
 from framework.nn import functional as F
+from framework.nn.modules.conv import ntuple
 from framework.nn.modules.module import Module
 
 __all__ = [
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
     "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
     "AvgPool1d",
     "AvgPool2d",
+    "AvgPool3d",
     "MaxPool1d",
     "MaxPool2d",
+    "MaxPool3d",
+    "MaxUnpool1d",
     "MaxUnpool2d",
+    "MaxUnpool3d",
 ]
 
 Size2 = int | Sequence[int]
@@ -49,7 +56,7 @@ class _MaxPoolNd(Module):
         self.ceil_mode = ceil_mode
 
     def forward(self, input: Tensor) -> Any:
-        max_pool = F.max_pool1d if self._spatial_dims == 1 else F.max_pool2d
+        max_pool = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[self._spatial_dims - 1]
         return max_pool(
             input,
             self.kernel_size,
@@ -80,14 +87,11 @@ class MaxPool2d(_MaxPoolNd):
     _spatial_dims = 2
 
 
-def _pair(value: int | Sequence[int]) -> tuple[int, ...]:
-    """A 2-d layer's setting as a tuple (PyTorch's `_pair`)."""
-    return (value, value) if isinstance(value, int) else tuple(value)
+class MaxPool3d(_MaxPoolNd):
+    """The maximum over each (dilated) window of (N, C, D, H, W) or (C, D, H, W) inputs;
+    `return_indices` also returns where it was."""
 
-
-def _single(value: int | Sequence[int]) -> tuple[int, ...]:
-    """A 1-d layer's setting as a tuple (PyTorch's `_single`)."""
-    return (value,) if isinstance(value, int) else tuple(value)
+    _spatial_dims = 3
 
 
 class AvgPool1d(Module):
@@ -103,9 +107,9 @@ class AvgPool1d(Module):
         count_include_pad: bool = True,
     ) -> None:
         super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding = _single(padding)
+        self.kernel_size = ntuple(kernel_size, 1)
+        self.stride = ntuple(stride if stride is not None else kernel_size, 1)
+        self.padding = ntuple(padding, 1)
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
 
@@ -118,8 +122,11 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AvgPool2d(Module):
-    """The mean over each window (padding counted unless `count_include_pad` is False)."""
+class _AvgPoolNd(Module):
+    """The settings 2-d and 3-d average pooling layers share (the stride defaults to the kernel
+    size) and their forward; a subclass gives the number of spatial dimensions."""
+
+    _spatial_dims: ClassVar[int]
 
     def __init__(
         self,
@@ -139,7 +146,8 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.avg_pool2d(
+        avg_pool = F.avg_pool2d if self._spatial_dims == 2 else F.avg_pool3d
+        return avg_pool(
             input,
             self.kernel_size,
             self.stride,
@@ -151,6 +159,19 @@ class AvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolNd):
+    """The mean over each window (padding counted unless `count_include_pad` is False)."""
+
+    _spatial_dims = 2
+
+
+class AvgPool3d(_AvgPoolNd):
+    """The mean over each window of (N, C, D, H, W) or (C, D, H, W) inputs (padding counted
+    unless `count_include_pad` is False)."""
+
+    _spatial_dims = 3
 
 
 class _AdaptivePoolNd(Module):
@@ -178,6 +199,14 @@ class AdaptiveAvgPool1d(_AdaptivePoolNd):
         return F.adaptive_avg_pool1d(input, self.output_size)
 
 
+class AdaptiveAvgPool3d(_AdaptivePoolNd):
+    """The mean over windows chosen so the last three dimensions have `output_size` (None keeps
+    an input size)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
 class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
     """The output size and `return_indices`."""
 
@@ -202,18 +231,48 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
 
 
-class MaxUnpool2d(Module):
-    """The partial inverse of MaxPool2d: zeros with each input element put where the pooling's
-    indices say it came from."""
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """The maximum over windows chosen so the last three dimensions have `output_size` (None
+    keeps an input size); `return_indices` also returns where it was."""
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class _MaxUnpoolNd(Module):
+    """The partial inverse of a max pooling: zeros with each input element put where the
+    pooling's indices say it came from; a subclass gives the number of spatial dimensions."""
+
+    _spatial_dims: ClassVar[int]
 
     def __init__(self, kernel_size: Size2, stride: Size2 | None = None, padding: Size2 = 0) -> None:
         super().__init__()
-        self.kernel_size = _pair(kernel_size)
-        self.stride = _pair(stride if stride is not None else kernel_size)
-        self.padding = _pair(padding)
+        n = self._spatial_dims
+        self.kernel_size = ntuple(kernel_size, n)
+        self.stride = ntuple(stride if stride is not None else kernel_size, n)
+        self.padding = ntuple(padding, n)
 
     def forward(self, input: Tensor, indices: Tensor, output_size: Sequence[int] | None = None) -> Tensor:
-        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+        max_unpool = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self._spatial_dims - 1]
+        return max_unpool(input, indices, self.kernel_size, self.stride, self.padding, output_size)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """The partial inverse of MaxPool1d."""
+
+    _spatial_dims = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """The partial inverse of MaxPool2d."""
+
+    _spatial_dims = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """The partial inverse of MaxPool3d."""
+
+    _spatial_dims = 3

@@ -444,6 +444,16 @@ class _ConvParams:
         if any(d <= 0 for d in self.dilation):
             raise RuntimeError("non-positive dilation is not supported")
 
+    @classmethod
+    def sliding(cls, stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int]) -> _ConvParams:
+        """The geometry of sliding blocks (im2col, col2im): one group, not transposed."""
+        params = cls.__new__(cls)
+        params.stride, params.padding, params.dilation = list(stride), list(padding), list(dilation)
+        params.output_padding = [0] * len(stride)
+        params.groups = 1
+        params.transposed = False
+        return params
+
     def output_sizes(self, input: Sizes, weight: Sizes) -> Sizes:
         """The output's sizes for an input and a weight of these sizes."""
         kernel_sizes = weight[2:]
@@ -558,7 +568,7 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, params: _Con
             "input should be a MKLDNN tensor and bias is a dense tensor"
         )
     if x.dtype is bool_:
-        raise not_implemented("slow_conv2d_cpu" if x.dim() <= 4 else "slow_conv3d_cpu", bool_)
+        raise not_implemented("slow_conv2d_cpu" if x.dim() <= 4 else "compute_columns3d", bool_)
     return device
 
 
@@ -673,9 +683,16 @@ def _conv_input_grad(grad: Array, w: Array, in_sizes: Sizes, params: _ConvParams
         return np.zeros((n_batch, channels, *in_sizes), dtype=np.result_type(grad, w))
     weights = np.ascontiguousarray(w).reshape(g, filters // g, w.shape[1] * math.prod(kernel_sizes))
     cols = _group_matmul(weights.transpose(0, 2, 1), _grad_rows(grad, g))
-    cols = cols.reshape(channels, *kernel_sizes, *out_sizes, n_batch)
+    return _col2im(cols.reshape(channels, *kernel_sizes, *out_sizes, n_batch), in_sizes, params)
+
+
+def _col2im(cols: Array, in_sizes: Sizes, params: _ConvParams) -> Array:
+    """Columns (C, *K, *O, N) added back into the input positions they were copied from:
+    (N, C, *in_sizes), one strided add per kernel offset (the transpose of `_im2col`)."""
+    n = len(in_sizes)
+    kernel_sizes, out_sizes = cols.shape[1 : n + 1], cols.shape[n + 1 : 2 * n + 1]
     sizes = _padded_sizes(in_sizes, out_sizes, kernel_sizes, params)
-    padded = np.zeros((channels, *sizes, n_batch), dtype=cols.dtype)
+    padded = np.zeros((cols.shape[0], *sizes, cols.shape[-1]), dtype=cols.dtype)
     for offset, window in _offsets(kernel_sizes, out_sizes, params):
         at: tuple[Any, ...] = (slice(None), *offset)
         padded[(slice(None), *window)] += cols[at]
@@ -770,7 +787,7 @@ def _conv_nd(
     dilation: IntList,
     groups: int,
 ) -> Tensor:
-    """conv1d/conv2d (`n` = 1, 2) and their string-padding overloads."""
+    """conv1d/conv2d/conv3d (`n` = 1, 2, 3) and their string-padding overloads."""
     if isinstance(padding, str):
         input, stride, padding = _string_padding(n, input, weight, stride, padding, dilation)
     return batched_convolution(op, n, input, weight, bias, stride, padding, dilation, False, [0] * n, groups)
@@ -823,7 +840,7 @@ def _string_padding(
     return aten_op("constant_pad_nd.default")(input, extra, 0), strides, symmetric
 
 
-for _n in (1, 2):
+for _n in (1, 2, 3):
     register_variants(
         f"conv{_n}d",
         {suffix: functools.partial(_conv_nd, f"conv{_n}d", _n) for suffix in ("", "_padding")},
@@ -832,24 +849,29 @@ for _n in (1, 2):
 
 # ---- max and average pooling --------------------------------------------------------------------
 
+_COUNT_WORDS: Final = {2: "two", 3: "three"}
 
-def _pool_pair(op: str, name: str, value: IntList, *, may_be_empty: bool = False) -> list[int]:
-    """A 2-d pooling parameter as [height, width] (one value stands for both), with PyTorch's
-    messages; `may_be_empty` (stride) returns [] for an empty list."""
+
+def _pool_values(op: str, name: str, value: IntList, n: int, *, may_be_empty: bool = False) -> list[int]:
+    """A pooling parameter as one value per spatial dimension (one value stands for all `n`),
+    with PyTorch's messages; `may_be_empty` (stride) returns [] for an empty list."""
     values = int_list(value)
-    if len(values) == 2:
+    if len(values) == n:
         return values
     if len(values) == 1:
-        return values * 2
+        return values * n
     if may_be_empty and not values:
         return values
     kinds = {
-        "kernel_size": "must either be a single int, or a tuple of two ints",
-        "stride": "must either be omitted, a single int, or a tuple of two ints",
-        "padding": "must either be a single int, or a tuple of two ints",
-        "dilation": "must be either a single int, or a tuple of two ints",
+        "kernel_size": "must either be a single int, or a tuple of {} ints",
+        "stride": "must either be omitted, a single int, or a tuple of {} ints",
+        "padding": "must either be a single int, or a tuple of {} ints",
+        "dilation": "must be either a single int, or a tuple of {} ints",
     }
-    raise RuntimeError(f"{op}: {name} {kinds[name]}")
+    kind = kinds[name].format(_COUNT_WORDS[n])
+    if op == "avg_pool3d":  # its messages say "must be", not "must either be"
+        kind = kind.replace("either ", "")
+    raise RuntimeError(f"{op}: {name} {kind}")
 
 
 def _pool_output_size(size: int, k: int, pad: int, stride: int, dilation: int, ceil_mode: bool) -> int:
@@ -870,14 +892,23 @@ def _pool_output_size(size: int, k: int, pad: int, stride: int, dilation: int, c
     return out
 
 
-class _Pool2d:
-    """A checked 2-d pooling: kernel, stride, padding, dilation and the output's sizes."""
+def along(values: Array, axis: int, n: int) -> Array:
+    """A vector over spatial dimension `axis` of `n`, shaped to broadcast against (..., *S)."""
+    return values.reshape([-1 if a == axis else 1 for a in range(n)])
 
-    __slots__ = ("batch", "dilation", "input_hw", "kernel", "out_hw", "padding", "stride")
+
+class PoolGeometry:
+    """A pooling over the last `n` dimensions: kernel, stride (the kernel's by default), padding
+    and dilation, one per spatial dimension, and the output's sizes.  The operator's own checks
+    (kernel, stride and dilation signs, rank, output size), with their per-operator messages, are
+    its caller's."""
+
+    __slots__ = ("batch", "dilation", "input_sizes", "kernel", "out_sizes", "padding", "stride")
 
     def __init__(
         self,
         op: str,
+        n: int,
         input: Tensor,
         kernel_size: IntList,
         stride: IntList,
@@ -885,141 +916,147 @@ class _Pool2d:
         dilation: IntList,
         ceil_mode: bool,
     ) -> None:
-        self.kernel = _pool_pair(op, "kernel_size", kernel_size)
-        given = _pool_pair(op, "stride", stride, may_be_empty=True)
-        self.stride = given or list(self.kernel)
-        self.padding = _pool_pair(op, "padding", padding)
-        self.dilation = _pool_pair(op, "dilation", dilation)
+        self.kernel = _pool_values(op, "kernel_size", kernel_size, n)
+        self.stride = _pool_values(op, "stride", stride, n, may_be_empty=True) or list(self.kernel)
+        self.padding = _pool_values(op, "padding", padding, n)
+        self.dilation = _pool_values(op, "dilation", dilation, n)
         sizes = input._impl.sizes
-        ndim = len(sizes)
-        if op == "max_pool2d" and ndim not in (3, 4):
-            raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-        (kh, kw), (sh, sw), (ph, pw), (dh, dw) = self.kernel, self.stride, self.padding, self.dilation
-        in_h, in_w = (sizes[-2], sizes[-1]) if ndim >= 2 else (0, 0)
-        out_h = _pool_output_size(in_h, kh, ph, sh, dh, ceil_mode)
-        out_w = _pool_output_size(in_w, kw, pw, sw, dw, ceil_mode)
-        if kh <= 0 or kw <= 0:
-            raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
-        if sh <= 0 or sw <= 0:
-            raise RuntimeError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
-        if dh <= 0 or dw <= 0:
-            raise RuntimeError(
-                f"dilation should be greater than zero, but got dilationH: {dh} dilationW: {dw}"
+        if op in ("max_pool2d", "max_pool3d", "avg_pool3d") and len(sizes) not in (n + 1, n + 2):
+            raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for input")
+        self.input_sizes: Sizes = tuple(sizes[-n:]) if len(sizes) >= n else (0,) * n
+        self.out_sizes: Sizes = tuple(
+            _pool_output_size(i, k, p, s, d, ceil_mode)
+            for i, k, p, s, d in zip(
+                self.input_sizes, self.kernel, self.padding, self.stride, self.dilation, strict=True
             )
-        if ndim not in (3, 4) or 0 in sizes[-3:]:
-            raise RuntimeError(
-                "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
-                f"{list(sizes)}"
-            )
-        if kw // 2 < pw or kh // 2 < ph:
-            raise RuntimeError(
-                "pad should be smaller than or equal to half of kernel size, but got "
-                f"padW = {pw}, padH = {ph}, kW = {kw}, kH = {kh}"
-            )
-        if out_h < 1 or out_w < 1:
-            raise RuntimeError(
-                f"Given input size: ({sizes[-3]}x{in_h}x{in_w}). Calculated output size: "
-                f"({sizes[-3]}x{out_h}x{out_w}). Output size is too small"
-            )
-        self.batch = sizes[:-2]
-        self.input_hw = (in_h, in_w)
-        self.out_hw = (out_h, out_w)
+        )
+        self.batch = sizes[:-n]
 
     @property
     def output_sizes(self) -> Sizes:
-        return (*self.batch, *self.out_hw)
+        return (*self.batch, *self.out_sizes)
 
     def starts(self, axis: int) -> Array:
-        """Where each window starts along height (0) or width (1), in unpadded coordinates."""
-        return np.arange(self.out_hw[axis]) * self.stride[axis] - self.padding[axis]
+        """Where each window starts along spatial dimension `axis`, in unpadded coordinates."""
+        return np.arange(self.out_sizes[axis]) * self.stride[axis] - self.padding[axis]
 
     def tiles(self) -> bool:
         """Whether the windows tile the input: no padding or dilation, stride equal to the
         kernel, every window inside the input (the common `max_pool2d(x, 2)`)."""
         return (
-            tuple(self.padding) == (0, 0)
-            and tuple(self.dilation) == (1, 1)
-            and tuple(self.stride) == tuple(self.kernel)
-            and all(o * k <= n for o, k, n in zip(self.out_hw, self.kernel, self.input_hw, strict=True))
+            not any(self.padding)
+            and all(d == 1 for d in self.dilation)
+            and self.stride == self.kernel
+            and all(o * k <= n for o, k, n in zip(self.out_sizes, self.kernel, self.input_sizes, strict=True))
         )
 
     def windows(self, x: Array, fill: Any) -> Array:
-        """x (B, H, W) padded with `fill` as windows (B, OH, OW, kH, kW) (a strided view)."""
+        """x (B, *S) padded with `fill` as windows (B, *O, *K) (a strided view)."""
+        n = len(self.kernel)
         pads = [(0, 0)]
         extents = []
-        for axis in range(2):
+        for axis in range(n):
             k, s, p, d = self.kernel[axis], self.stride[axis], self.padding[axis], self.dilation[axis]
             extent = d * (k - 1) + 1
-            reach = (self.out_hw[axis] - 1) * s + extent
-            pads.append((p, max(p, reach - self.input_hw[axis] - p)))
+            reach = (self.out_sizes[axis] - 1) * s + extent
+            pads.append((p, max(p, reach - self.input_sizes[axis] - p)))
             extents.append(extent)
         padded = np.pad(x, pads, constant_values=fill)
-        view = sliding_window_view(padded, extents, axis=(1, 2))
-        (oh, ow), (sh, sw), (dh, dw) = self.out_hw, self.stride, self.dilation
-        return view[:, : (oh - 1) * sh + 1 : sh, : (ow - 1) * sw + 1 : sw, ::dh, ::dw]
+        view = sliding_window_view(padded, extents, axis=tuple(range(1, n + 1)))
+        outputs = (slice(None, (o - 1) * s + 1, s) for o, s in zip(self.out_sizes, self.stride, strict=True))
+        return view[(slice(None), *outputs, *(slice(None, None, d) for d in self.dilation))]
 
 
-def _planes(t: Tensor) -> Array:
-    """A pooling input (..., H, W) as (B, H, W)."""
+def _pool2d(
+    op: str,
+    input: Tensor,
+    kernel_size: IntList,
+    stride: IntList,
+    padding: IntList,
+    dilation: IntList,
+    ceil_mode: bool,
+) -> PoolGeometry:
+    """A checked 2-d pooling (PyTorch's pool2d_shape_check)."""
+    pool = PoolGeometry(op, 2, input, kernel_size, stride, padding, dilation, ceil_mode)
+    sizes = input._impl.sizes
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = pool.kernel, pool.stride, pool.padding, pool.dilation
+    (in_h, in_w), (out_h, out_w) = pool.input_sizes, pool.out_sizes
+    if kh <= 0 or kw <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
+    if sh <= 0 or sw <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
+    if dh <= 0 or dw <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dh} dilationW: {dw}")
+    if len(sizes) not in (3, 4) or 0 in sizes[-3:]:
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+            f"{list(sizes)}"
+        )
+    if kw // 2 < pw or kh // 2 < ph:
+        raise RuntimeError(
+            "pad should be smaller than or equal to half of kernel size, but got "
+            f"padW = {pw}, padH = {ph}, kW = {kw}, kH = {kh}"
+        )
+    if out_h < 1 or out_w < 1:
+        raise RuntimeError(
+            f"Given input size: ({sizes[-3]}x{in_h}x{in_w}). Calculated output size: "
+            f"({sizes[-3]}x{out_h}x{out_w}). Output size is too small"
+        )
+    return pool
+
+
+def _planes(t: Tensor, n: int) -> Array:
+    """A pooling input (..., *S) of `n` spatial dimensions as (B, *S)."""
     a = array(t)
-    return a.reshape(-1, *a.shape[-2:]) if a.size else a.reshape(0, *a.shape[-2:])
+    return a.reshape(-1 if a.size else 0, *a.shape[-n:])
 
 
 def _lowest(d: np.dtype[Any]) -> Any:
     return -np.inf if d.kind == "f" else np.iinfo(d).min
 
 
-@kernel("max_pool2d_with_indices")
-def max_pool2d_with_indices(
-    self: Tensor,
-    kernel_size: IntList,
-    stride: IntList = (),
-    padding: IntList = 0,
-    dilation: IntList = 1,
-    ceil_mode: bool = False,
-) -> tuple[Tensor, Tensor]:
-    pool = _Pool2d("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode)
-    impl = self._impl
-    if impl.dtype is bool_ or impl.dtype.is_complex:
-        raise not_implemented("max_pool2d", impl.dtype)
-    sizes = pool.output_sizes
-
-    def values() -> tuple[Array, Array]:
-        x = _planes(self)
-        (kh, kw), (dh, dw) = pool.kernel, pool.dilation
-        if pool.tiles():
-            found, best = _tile_max(x, pool)
-            in_w = pool.input_hw[1]
-            origins = pool.starts(0)[:, None] * in_w + pool.starts(1)[None, :]
-            offsets = (np.arange(kh)[:, None] * in_w + np.arange(kw)[None, :]).ravel()
-            return found.reshape(sizes), (origins + offsets.take(best)).reshape(sizes)
-        windows = pool.windows(x, _lowest(x.dtype))
-        flat = windows.reshape(*windows.shape[:3], kh * kw)
-        best = flat.argmax(axis=-1)
-        found = np.take_along_axis(flat, best[..., None], axis=-1)[..., 0]
-        rows = pool.starts(0)[:, None] + (best // kw) * dh
-        cols = pool.starts(1)[None, :] + (best % kw) * dw
-        in_h, in_w = pool.input_hw
-        outside = (rows < 0) | (rows >= in_h) | (cols < 0) | (cols >= in_w)
-        if outside.any():  # only when every element of the window is the lowest value
-            first_row = pool.starts(0) + (-np.minimum(pool.starts(0), 0) + dh - 1) // dh * dh
-            first_col = pool.starts(1) + (-np.minimum(pool.starts(1), 0) + dw - 1) // dw * dw
-            rows = np.where(outside, first_row[:, None], rows)
-            cols = np.where(outside, first_col[None, :], cols)
-        return found.reshape(sizes), (rows * in_w + cols).reshape(sizes)
-
-    out, indices = _emit_many(((sizes, impl.dtype), (sizes, int64)), impl.device, values)
-    return out, indices
+def _flat_strides(sizes: Sizes) -> list[int]:
+    """The row-major strides of an array of `sizes` (a position's flat index in its plane)."""
+    return [math.prod(sizes[axis + 1 :]) for axis in range(len(sizes))]
 
 
-def _tile_max(x: Array, pool: _Pool2d) -> tuple[Array, Array]:
+def max_pool_values(x: Array, pool: PoolGeometry) -> tuple[Array, Array]:
+    """The maximum of each window of x (B, *S) and its flat index in its (unpadded) plane."""
+    n = len(pool.kernel)
+    strides = _flat_strides(pool.input_sizes)
+    if pool.tiles():
+        found, best = _tile_max(x, pool)
+        origins = sum(along(pool.starts(a) * strides[a], a, n) for a in range(n))
+        offsets = sum(along(np.arange(pool.kernel[a]) * strides[a], a, n) for a in range(n))
+        return found, origins + np.asarray(offsets).ravel().take(best)
+    windows = pool.windows(x, _lowest(x.dtype))
+    flat = windows.reshape(*windows.shape[: n + 1], -1)
+    best = flat.argmax(axis=-1)
+    found = np.take_along_axis(flat, best[..., None], axis=-1)[..., 0]
+    steps = np.unravel_index(best, pool.kernel)
+    coords = [along(pool.starts(a), a, n) + steps[a] * pool.dilation[a] for a in range(n)]
+    outside = np.zeros(best.shape, dtype=bool)
+    for a, c in enumerate(coords):
+        outside |= (c < 0) | (c >= pool.input_sizes[a])
+    if outside.any():  # only when every element of the window is the lowest value
+        for a in range(n):
+            start, d = pool.starts(a), pool.dilation[a]
+            first = start + (-np.minimum(start, 0) + d - 1) // d * d
+            coords[a] = np.where(outside, along(first, a, n), coords[a])
+    return found, sum(c * s for c, s in zip(coords, strides, strict=True))
+
+
+def _tile_max(x: Array, pool: PoolGeometry) -> tuple[Array, Array]:
     """Max pooling over tiling windows, element by element of the window instead of window by
     window, keeping PyTorch's scan: an element replaces the running maximum when it is greater or
-    NaN (so the first of equal maxima wins, and the last NaN)."""
-    (kh, kw), (oh, ow) = pool.kernel, pool.out_hw
-    blocks = x[:, : oh * kh, : ow * kw].reshape(x.shape[0], oh, kh, ow, kw)
+    NaN (so the first of equal maxima wins, and the last NaN).  The position is the element's
+    flat index in the window."""
+    n, kernel, out = len(pool.kernel), pool.kernel, pool.out_sizes
+    crop = x[(slice(None), *(slice(0, o * k) for o, k in zip(out, kernel, strict=True)))]
+    blocks = crop.reshape(x.shape[0], *itertools.chain.from_iterable(zip(out, kernel, strict=True)))
+    order = (*range(2, 2 * n + 1, 2), 0, *range(1, 2 * n, 2))
     # one copy that makes each window element a contiguous plane (fast elementwise loops)
-    planes = np.ascontiguousarray(blocks.transpose(2, 4, 0, 1, 3)).reshape(kh * kw, x.shape[0], oh, ow)
+    planes = np.ascontiguousarray(blocks.transpose(order)).reshape(math.prod(kernel), x.shape[0], *out)
     elements = list(planes)
     found = elements[0].copy()
     best = np.zeros(found.shape, dtype=np.int64)
@@ -1032,16 +1069,68 @@ def _tile_max(x: Array, pool: _Pool2d) -> tuple[Array, Array]:
     return found, best
 
 
-def _check_pool_grad(grad: Tensor, expected: Sizes) -> None:
-    """PyTorch's check of a pooling gradient's sizes, dimension by dimension."""
+def emit_max_pool(op: str, self: Tensor, pool: PoolGeometry) -> tuple[Tensor, Tensor]:
+    """A max pooling's values and indices (flat positions in their planes) of `self`; `op` names
+    the kernel in the refusal of bool and complex inputs."""
+    impl = self._impl
+    if impl.dtype is bool_ or impl.dtype.is_complex:
+        raise not_implemented(op, impl.dtype)
+    sizes, n = pool.output_sizes, len(pool.kernel)
+
+    def values() -> tuple[Array, Array]:
+        found, where = max_pool_values(_planes(self, n), pool)
+        return found.reshape(sizes), where.reshape(sizes)
+
+    out, indices = _emit_many(((sizes, impl.dtype), (sizes, int64)), impl.device, values)
+    return out, indices
+
+
+@kernel("max_pool2d_with_indices")
+def max_pool2d_with_indices(
+    self: Tensor,
+    kernel_size: IntList,
+    stride: IntList = (),
+    padding: IntList = 0,
+    dilation: IntList = 1,
+    ceil_mode: bool = False,
+) -> tuple[Tensor, Tensor]:
+    pool = _pool2d("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode)
+    return emit_max_pool("max_pool2d", self, pool)
+
+
+def check_pool_grad(grad: Tensor, expected: Sizes, n: int) -> None:
+    """PyTorch's check of a pooling gradient's sizes, dimension by dimension: the channels and
+    the `n` spatial dimensions."""
     sizes = grad._impl.sizes
-    for axis, size in enumerate(expected[-3:], start=len(expected) - 3):
+    for axis, size in enumerate(expected[-n - 1 :], start=len(expected) - n - 1):
         if len(sizes) != len(expected) or sizes[axis] != size:
             got = sizes[axis] if axis < len(sizes) else 0
             raise RuntimeError(
                 f"Expected a tensor of dimension {len(expected)} and tensor.size[{axis}] == {size} but got: "
                 f"dimension {len(sizes)} and tensor.size[{axis}] = {got}"
             )
+
+
+def emit_max_pool_backward(
+    op: str, grad_output: Tensor, self: Tensor, indices: Tensor, pool: PoolGeometry
+) -> Tensor:
+    """A max pooling's input gradient: each gradient element added where `indices` says its
+    maximum came from, after PyTorch's checks of the gradient and the indices."""
+    impl, g = self._impl, grad_output._impl
+    device = same_device(op, (grad_output, self, indices))
+    if g.dtype is not impl.dtype:
+        raise RuntimeError(
+            f"expected dtype {CPP_TYPE_NAMES[impl.dtype]} for `gradOutput` but got "
+            f"dtype {CPP_TYPE_NAMES[g.dtype]}"
+        )
+    n = len(pool.kernel)
+    check_pool_grad(grad_output, pool.output_sizes, n)
+    check_pool_grad(indices, pool.output_sizes, n)
+    if indices._impl.dtype is not int64:
+        raise RuntimeError(f"expected scalar type Long but found {indices._impl.dtype.scalar_type_name}")
+    return _emit(
+        impl.sizes, impl.dtype, device, lambda: scatter_to_planes(grad_output, indices, impl.sizes, n)
+    )
 
 
 @kernel("max_pool2d_with_indices_backward")
@@ -1055,27 +1144,16 @@ def max_pool2d_with_indices_backward(
     ceil_mode: bool,
     indices: Tensor,
 ) -> Tensor:
-    pool = _Pool2d("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode)
-    impl, g = self._impl, grad_output._impl
-    device = same_device("max_pool2d_with_indices_backward", (grad_output, self, indices))
-    if g.dtype is not impl.dtype:
-        raise RuntimeError(
-            f"expected dtype {CPP_TYPE_NAMES[impl.dtype]} for `gradOutput` but got "
-            f"dtype {CPP_TYPE_NAMES[g.dtype]}"
-        )
-    _check_pool_grad(grad_output, pool.output_sizes)
-    _check_pool_grad(indices, pool.output_sizes)
-    if indices._impl.dtype is not int64:
-        raise RuntimeError(f"expected scalar type Long but found {indices._impl.dtype.scalar_type_name}")
-
-    return _emit(impl.sizes, impl.dtype, device, lambda: scatter_to_planes(grad_output, indices, impl.sizes))
+    pool = _pool2d("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode)
+    return emit_max_pool_backward("max_pool2d_with_indices_backward", grad_output, self, indices, pool)
 
 
-def scatter_to_planes(grad_output: Tensor, indices: Tensor, sizes: Sizes) -> Array:
-    """A max pooling's input gradient of `sizes` (..., H, W): each element of `grad_output`
-    (..., OH, OW) added at the position within its plane that `indices` (flat, H * W) names."""
-    plane = sizes[-2] * sizes[-1]
-    out_plane = math.prod(indices._impl.sizes[-2:])
+def scatter_to_planes(grad_output: Tensor, indices: Tensor, sizes: Sizes, n: int) -> Array:
+    """A max pooling's input gradient of `sizes` (..., *S) over `n` spatial dimensions: each
+    element of `grad_output` (..., *O) added at the position within its plane that `indices`
+    (flat, prod(S)) names."""
+    plane = math.prod(sizes[-n:])
+    out_plane = math.prod(indices._impl.sizes[-n:])
     idx = array(indices).reshape(-1, out_plane)
     targets = (idx + np.arange(idx.shape[0])[:, None] * plane).ravel()
     grads = _values(grad_output).ravel()
@@ -1087,21 +1165,21 @@ def scatter_to_planes(grad_output: Tensor, indices: Tensor, sizes: Sizes) -> Arr
     return result.reshape(sizes)
 
 
-def _avg_divisors(pool: _Pool2d, count_include_pad: bool, divisor_override: int | None) -> Array:
-    """Each window's divisor (OH, OW): the override, the window's size clipped to the padded input,
+def _avg_divisors(pool: PoolGeometry, count_include_pad: bool, divisor_override: int | None) -> Array:
+    """Each window's divisor (*O): the override, the window's size clipped to the padded input,
     or the number of input elements it covers."""
     if divisor_override is not None:
-        return np.full(pool.out_hw, divisor_override)
+        return np.full(pool.out_sizes, divisor_override)
     counts = []
-    for axis in range(2):
+    for axis in range(len(pool.kernel)):
         start = pool.starts(axis)
-        size, pad = pool.input_hw[axis], pool.padding[axis]
+        size, pad = pool.input_sizes[axis], pool.padding[axis]
         end = np.minimum(start + pool.kernel[axis], size + pad)
         if count_include_pad:
             counts.append(end - start)
         else:
             counts.append(np.minimum(end, size) - np.maximum(start, 0))
-    result: Array = counts[0][:, None] * counts[1][None, :]
+    result: Array = functools.reduce(np.multiply.outer, counts)
     return result
 
 
@@ -1113,6 +1191,55 @@ def _divide(total: Array, divisor: Array) -> Array:
     return np.where(total < 0, -quotient, quotient)
 
 
+def emit_avg_pool(
+    self: Tensor, pool: PoolGeometry, count_include_pad: bool, divisor_override: int | None
+) -> Tensor:
+    """The mean of each window of `self` (its sum divided as `_avg_divisors` says)."""
+    impl = self._impl
+    n = len(pool.kernel)
+
+    def values() -> Array:
+        acc = _acc(impl.dtype) if impl.dtype in _FLOATING else np.dtype(np.int64)
+        total = pool.windows(_planes(self, n).astype(acc, copy=False), 0).sum(axis=tuple(range(-n, 0)))
+        divisors = _avg_divisors(pool, count_include_pad, divisor_override)
+        return _divide(total, divisors).reshape(pool.output_sizes)
+
+    return _emit(pool.output_sizes, impl.dtype, impl.device, values)
+
+
+def emit_avg_pool_backward(
+    op: str,
+    grad_output: Tensor,
+    self: Tensor,
+    pool: PoolGeometry,
+    count_include_pad: bool,
+    divisor_override: int | None,
+) -> Tensor:
+    """An average pooling's input gradient: each window's share of its gradient added to every
+    element of the window, after PyTorch's check of the gradient's sizes."""
+    impl = self._impl
+    device = same_device(op, (grad_output, self))
+    n = len(pool.kernel)
+    check_pool_grad(grad_output, pool.output_sizes, n)
+
+    def values() -> Array:
+        out, kernel, stride, padding = pool.out_sizes, pool.kernel, pool.stride, pool.padding
+        grads = _values(grad_output, _opmath(impl.dtype)).reshape(-1, *out)
+        shares = _divide(grads, _avg_divisors(pool, count_include_pad, divisor_override))
+        reach = [
+            max(i + 2 * p, (o - 1) * s + k)
+            for i, o, s, p, k in zip(pool.input_sizes, out, stride, padding, kernel, strict=True)
+        ]
+        padded = np.zeros((shares.shape[0], *reach), dtype=shares.dtype)
+        for offset in itertools.product(*(range(k) for k in kernel)):
+            at = (slice(j, j + (o - 1) * s + 1, s) for j, o, s in zip(offset, out, stride, strict=True))
+            padded[(slice(None), *at)] += shares
+        inner = (slice(p, p + i) for p, i in zip(padding, pool.input_sizes, strict=True))
+        return padded[(slice(None), *inner)].reshape(impl.sizes)
+
+    return _emit(impl.sizes, impl.dtype, device, values)
+
+
 def _avg_pool_args(
     self: Tensor,
     kernel_size: IntList,
@@ -1120,10 +1247,10 @@ def _avg_pool_args(
     padding: IntList,
     ceil_mode: bool,
     divisor_override: int | None,
-) -> _Pool2d:
+) -> PoolGeometry:
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    pool = _Pool2d("avg_pool2d", self, kernel_size, stride, padding, 1, ceil_mode)
+    pool = _pool2d("avg_pool2d", self, kernel_size, stride, padding, 1, ceil_mode)
     if self._impl.dtype is bool_ or self._impl.dtype.is_complex:
         raise not_implemented("avg_pool2d", self._impl.dtype)
     return pool
@@ -1140,16 +1267,7 @@ def avg_pool2d(
     divisor_override: int | None = None,
 ) -> Tensor:
     pool = _avg_pool_args(self, kernel_size, stride, padding, ceil_mode, divisor_override)
-    impl = self._impl
-
-    def values() -> Array:
-        x = _planes(self)
-        acc = _acc(impl.dtype) if impl.dtype in _FLOATING else np.dtype(np.int64)
-        total = pool.windows(x.astype(acc, copy=False), 0).sum(axis=(-2, -1))
-        divisors = _avg_divisors(pool, count_include_pad, divisor_override)
-        return _divide(total, divisors).reshape(pool.output_sizes)
-
-    return _emit(pool.output_sizes, impl.dtype, impl.device, values)
+    return emit_avg_pool(self, pool, count_include_pad, divisor_override)
 
 
 @kernel("avg_pool2d_backward")
@@ -1164,22 +1282,9 @@ def avg_pool2d_backward(
     divisor_override: int | None,
 ) -> Tensor:
     pool = _avg_pool_args(self, kernel_size, stride, padding, ceil_mode, divisor_override)
-    impl = self._impl
-    device = same_device("avg_pool2d_backward", (grad_output, self))
-    _check_pool_grad(grad_output, pool.output_sizes)
-
-    def values() -> Array:
-        (oh, ow), (kh, kw), (sh, sw), (ph, pw) = pool.out_hw, pool.kernel, pool.stride, pool.padding
-        in_h, in_w = pool.input_hw
-        grads = _values(grad_output, _opmath(impl.dtype)).reshape(-1, oh, ow)
-        shares = _divide(grads, _avg_divisors(pool, count_include_pad, divisor_override))
-        reach_h, reach_w = max(in_h + 2 * ph, (oh - 1) * sh + kh), max(in_w + 2 * pw, (ow - 1) * sw + kw)
-        padded = np.zeros((shares.shape[0], reach_h, reach_w), dtype=shares.dtype)
-        for i, j in itertools.product(range(kh), range(kw)):
-            padded[:, i : i + (oh - 1) * sh + 1 : sh, j : j + (ow - 1) * sw + 1 : sw] += shares
-        return padded[:, ph : ph + in_h, pw : pw + in_w].reshape(impl.sizes)
-
-    return _emit(impl.sizes, impl.dtype, device, values)
+    return emit_avg_pool_backward(
+        "avg_pool2d_backward", grad_output, self, pool, count_include_pad, divisor_override
+    )
 
 
 # ---- adaptive average pooling -------------------------------------------------------------------
@@ -1192,11 +1297,13 @@ def _adaptive_ranges(size: int, out: int) -> tuple[list[int], list[int]]:
     return starts, ends
 
 
-def _check_adaptive_input(op: str, self: Tensor) -> None:
+def check_adaptive_input(op: str, self: Tensor, n: int, sep: str = "") -> None:
+    """An adaptive pooling's input: `n` + 1 or `n` + 2 dimensions, the non-batch ones non-empty
+    (`sep` follows "but got" in PyTorch's message of some of these operators)."""
     sizes = self._impl.sizes
-    if len(sizes) not in (3, 4):
-        raise RuntimeError(f"{op}(): Expected 3D or 4D tensor, but got {list(sizes)}")
-    for axis in (len(sizes) - 2, len(sizes) - 1):
+    if len(sizes) not in (n + 1, n + 2):
+        raise RuntimeError(f"{op}(): Expected {n + 1}D or {n + 2}D tensor, but got{sep} {list(sizes)}")
+    for axis in range(len(sizes) - n, len(sizes)):
         if sizes[axis] == 0:
             raise RuntimeError(
                 f"{op}(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
@@ -1204,31 +1311,55 @@ def _check_adaptive_input(op: str, self: Tensor) -> None:
             )
 
 
+def emit_adaptive_avg_pool(self: Tensor, out_sizes: Sequence[int]) -> Tensor:
+    """Means over the adaptive windows that split the last len(out_sizes) dimensions of `self`,
+    averaged one dimension at a time."""
+    impl = self._impl
+    n = len(out_sizes)
+    sizes = (*impl.sizes[:-n], *out_sizes)
+
+    def values() -> Array:
+        x = _planes(self, n).astype(_acc(impl.dtype), copy=False)
+        for axis, out in enumerate(out_sizes, start=1):
+            starts, ends = _adaptive_ranges(x.shape[axis], out)
+            parts = [
+                x[(slice(None),) * axis + (slice(s, e),)].sum(axis=axis, keepdims=True) / (e - s)
+                for s, e in zip(starts, ends, strict=True)
+            ]
+            x = np.concatenate(parts, axis=axis)
+        return x.reshape(sizes)
+
+    return _emit(sizes, impl.dtype, impl.device, values)
+
+
+def emit_adaptive_avg_pool_backward(grad_output: Tensor, self: Tensor, n: int, device: Device) -> Tensor:
+    """The input gradient of `emit_adaptive_avg_pool` over the last `n` dimensions: each
+    window's share of its gradient added to its elements, one dimension at a time."""
+    impl, g = self._impl, grad_output._impl
+
+    def values() -> Array:
+        grads = _values(grad_output, _acc(g.dtype)).reshape(-1, *g.sizes[-n:])
+        for axis in range(n, 0, -1):
+            size = impl.sizes[axis - n - 1]
+            starts, ends = _adaptive_ranges(size, grads.shape[axis])
+            spread = np.zeros((*grads.shape[:axis], size, *grads.shape[axis + 1 :]), dtype=grads.dtype)
+            for i, (s, e) in enumerate(zip(starts, ends, strict=True)):
+                lead = (slice(None),) * axis
+                spread[(*lead, slice(s, e))] += grads[(*lead, slice(i, i + 1))] / (e - s)
+            grads = spread
+        return grads.reshape(impl.sizes)
+
+    return _emit(impl.sizes, impl.dtype, device, values)
+
+
 @kernel("_adaptive_avg_pool2d")
 def adaptive_avg_pool2d_forward(self: Tensor, output_size: IntList) -> Tensor:
     out_hw = _sized_list(output_size, 2)
     if len(out_hw) != 2:
         raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
-    _check_adaptive_input("adaptive_avg_pool2d", self)
-    impl = self._impl
-    _check_floating("adaptive_avg_pool2d", impl.dtype)
-    sizes = (*impl.sizes[:-2], *out_hw)
-
-    def values() -> Array:
-        x = _planes(self).astype(_acc(impl.dtype), copy=False)
-        (row_starts, row_ends), (col_starts, col_ends) = (
-            _adaptive_ranges(impl.sizes[-2], out_hw[0]),
-            _adaptive_ranges(impl.sizes[-1], out_hw[1]),
-        )
-        rows = np.empty((x.shape[0], out_hw[0], x.shape[2]), dtype=x.dtype)
-        for i, (s, e) in enumerate(zip(row_starts, row_ends, strict=True)):
-            rows[:, i] = x[:, s:e].sum(axis=1) / (e - s)
-        out = np.empty((x.shape[0], *out_hw), dtype=x.dtype)
-        for j, (s, e) in enumerate(zip(col_starts, col_ends, strict=True)):
-            out[:, :, j] = rows[:, :, s:e].sum(axis=2) / (e - s)
-        return out.reshape(sizes)
-
-    return _emit(sizes, impl.dtype, impl.device, values)
+    check_adaptive_input("adaptive_avg_pool2d", self, 2)
+    _check_floating("adaptive_avg_pool2d", self._impl.dtype)
+    return emit_adaptive_avg_pool(self, out_hw)
 
 
 @kernel("_adaptive_avg_pool2d_backward")
@@ -1240,31 +1371,14 @@ def adaptive_avg_pool2d_backward(grad_output: Tensor, self: Tensor) -> Tensor:
         raise RuntimeError(
             f"{op}: Expected dimensions {impl.dim()} for `grad_output` but got dimensions {g.dim()}"
         )
-    _check_adaptive_input("adaptive_avg_pool2d_backward", self)
+    check_adaptive_input("adaptive_avg_pool2d_backward", self, 2)
     if g.dtype is not impl.dtype:
         raise RuntimeError(
             f"{op}: Expected dtype {CPP_TYPE_NAMES[impl.dtype]} for `grad_output` "
             f"but got dtype {CPP_TYPE_NAMES[g.dtype]}"
         )
     _check_floating("adaptive_avg_pool2d_backward_cpu", impl.dtype)
-
-    def values() -> Array:
-        out_h, out_w = g.sizes[-2:]
-        in_h, in_w = impl.sizes[-2:]
-        grads = _values(grad_output, _acc(g.dtype)).reshape(-1, out_h, out_w)
-        (row_starts, row_ends), (col_starts, col_ends) = (
-            _adaptive_ranges(in_h, out_h),
-            _adaptive_ranges(in_w, out_w),
-        )
-        cols = np.zeros((grads.shape[0], out_h, in_w), dtype=grads.dtype)
-        for j, (s, e) in enumerate(zip(col_starts, col_ends, strict=True)):
-            cols[:, :, s:e] += grads[:, :, j : j + 1] / (e - s)
-        result = np.zeros((grads.shape[0], in_h, in_w), dtype=grads.dtype)
-        for i, (s, e) in enumerate(zip(row_starts, row_ends, strict=True)):
-            result[:, s:e] += cols[:, i : i + 1] / (e - s)
-        return result.reshape(impl.sizes)
-
-    return _emit(impl.sizes, impl.dtype, device, values)
+    return emit_adaptive_avg_pool_backward(grad_output, self, 2, device)
 
 
 _first_output("max_pool2d", "max_pool2d_with_indices")
@@ -2195,6 +2309,27 @@ def _pad_index(size: int, before: int, after: int, reflect: bool) -> Array:
     return np.clip(positions, 0, size - 1)
 
 
+def pad_gather(a: Array, pads: Sequence[int], reflect: bool) -> Array:
+    """`a` padded (or cropped) on its last len(pads) / 2 dimensions, (before, after) of the last
+    dimension first: each output position copies the input position `_pad_index` gives."""
+    for i in range(len(pads) // 2):
+        axis = a.ndim - 1 - i
+        a = np.take(a, _pad_index(a.shape[axis], pads[2 * i], pads[2 * i + 1], reflect), axis=axis)
+    return a
+
+
+def pad_scatter(grads: Array, sizes: Sizes, pads: Sequence[int], reflect: bool) -> Array:
+    """The gradient of `pad_gather` for an input of `sizes`: each element of `grads` added at
+    the input position it copies."""
+    for i in range(len(pads) // 2):
+        axis = grads.ndim - 1 - i
+        moved = np.moveaxis(grads, axis, 0)
+        result = np.zeros((sizes[axis], *moved.shape[1:]), dtype=grads.dtype)
+        np.add.at(result, _pad_index(sizes[axis], pads[2 * i], pads[2 * i + 1], reflect), moved)
+        grads = np.moveaxis(result, 0, axis)
+    return grads
+
+
 def _pad2d(op: str, reflect: bool) -> None:
     """Register `op` (reflection_pad2d / replication_pad2d) and its backward operator."""
 
@@ -2204,9 +2339,7 @@ def _pad2d(op: str, reflect: bool) -> None:
         sizes = (*impl.sizes[:-2], impl.sizes[-2] + top + bottom, impl.sizes[-1] + left + right)
 
         def values() -> Array:
-            rows = _pad_index(impl.sizes[-2], top, bottom, reflect)
-            cols = _pad_index(impl.sizes[-1], left, right, reflect)
-            return np.take(np.take(array(self), rows, axis=-2), cols, axis=-1)
+            return pad_gather(array(self), (left, right, top, bottom), reflect)
 
         return _emit(sizes, impl.dtype, impl.device, values)
 
@@ -2222,19 +2355,12 @@ def _pad2d(op: str, reflect: bool) -> None:
         if g.sizes[-2] != expected_h:
             raise RuntimeError(f"gradOutput height unexpected. Expected: {expected_h}, Got: {g.sizes[-2]}")
 
-        def values() -> Array:
-            in_h, in_w = impl.sizes[-2:]
-            rows = _pad_index(in_h, top, bottom, reflect)
-            cols = _pad_index(in_w, left, right, reflect)
-            grads = np.moveaxis(_values(grad_output), (-2, -1), (0, 1))
-            by_rows = np.zeros((in_h, *grads.shape[1:]), dtype=grads.dtype)
-            np.add.at(by_rows, rows, grads)
-            result = np.zeros((in_h, in_w, *grads.shape[2:]), dtype=grads.dtype)
-            by_cols: Any = (slice(None), cols)
-            np.add.at(result, by_cols, by_rows)
-            return np.moveaxis(result, (0, 1), (-2, -1))
-
-        return _emit(impl.sizes, impl.dtype, device, values)
+        return _emit(
+            impl.sizes,
+            impl.dtype,
+            device,
+            lambda: pad_scatter(_values(grad_output), impl.sizes, (left, right, top, bottom), reflect),
+        )
 
     forward.__name__ = forward.__qualname__ = op
     backward.__name__ = backward.__qualname__ = f"{op}_backward"

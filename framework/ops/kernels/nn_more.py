@@ -10,6 +10,7 @@ decides its outputs' shapes and dtypes before computing, so Meta tensors get exa
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any, Final
@@ -34,7 +35,6 @@ from framework.ops.kernels._registry import (
 from framework.ops.kernels.linalg import Array, IntList, Sizes
 from framework.ops.kernels.nn import (
     _acc,
-    _check_adaptive_input,
     _check_floating,
     _check_norm_parameter,
     _emit,
@@ -42,12 +42,14 @@ from framework.ops.kernels.nn import (
     _emit_many,
     _emit_normalized,
     _opmath,
-    _pad_index,
     _planes,
     _pool_output_size,
     _project,
     _values,
     batched_convolution,
+    check_adaptive_input,
+    pad_gather,
+    pad_scatter,
     scatter_to_planes,
 )
 
@@ -240,31 +242,35 @@ def _adaptive_windows(size: int, out: int) -> tuple[Array, Array]:
     return np.minimum(positions, size - 1), positions < ends[:, None]
 
 
-@kernel("adaptive_max_pool2d")
-def adaptive_max_pool2d(self: Tensor, output_size: IntList) -> tuple[Tensor, Tensor]:
-    """The maximum of each adaptive window and where it is (flat index in its H x W plane): the
-    first of equal maxima in row-major order, the last NaN (PyTorch's scan)."""
-    out_hw = int_list(output_size)
-    if len(out_hw) != 2:
-        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+def _window_grid(values: Array, axis: int, n: int) -> Array:
+    """An (out, longest window) array of spatial dimension `axis` of `n`, shaped to broadcast
+    to (*O, *L): its two dimensions at `axis` and `n` + `axis`."""
+    shape = [1] * (2 * n)
+    shape[axis], shape[n + axis] = values.shape
+    return values.reshape(shape)
+
+
+def emit_adaptive_max_pool(self: Tensor, out_sizes: Sequence[int]) -> tuple[Tensor, Tensor]:
+    """The maximum of each adaptive window over the last len(out_sizes) dimensions and where it
+    is (flat index in its plane): the first of equal maxima in row-major order, the last NaN
+    (PyTorch's scan)."""
     impl = self._impl
-    if impl.dim() not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(impl.sizes)}")
-    _check_adaptive_input("adaptive_max_pool2d", self)
-    _check_floating("adaptive_max_pool2d", impl.dtype)
-    sizes = (*impl.sizes[:-2], *out_hw)
+    n = len(out_sizes)
+    sizes = (*impl.sizes[:-n], *out_sizes)
 
     def values() -> tuple[Array, Array]:
-        x = _planes(self)
-        in_h, in_w = x.shape[1:]
-        (rows, row_ok), (cols, col_ok) = (
-            _adaptive_windows(in_h, out_hw[0]),
-            _adaptive_windows(in_w, out_hw[1]),
-        )
-        # (B, OH, OW, KH * KW): each window's elements in row-major order
-        windows = x[:, rows[:, None, :, None], cols[None, :, None, :]].reshape(*x.shape[:1], *out_hw, -1)
-        valid = (row_ok[:, None, :, None] & col_ok[None, :, None, :]).reshape(*out_hw, -1)
-        flat = (rows[:, None, :, None] * in_w + cols[None, :, None, :]).reshape(*out_hw, -1)
+        x = _planes(self, n)
+        strides = [math.prod(x.shape[a + 2 :]) for a in range(n)]
+        grids = [_adaptive_windows(x.shape[a + 1], out) for a, out in enumerate(out_sizes)]
+        positions = [_window_grid(p, a, n) for a, (p, _) in enumerate(grids)]
+        # (B, *O, prod(L)): each window's elements in row-major order
+        at: tuple[Any, ...] = (slice(None), *positions)
+        windows = x[at].reshape(x.shape[0], *out_sizes, -1)
+        grid = (*out_sizes, *(p.shape[1] for p, _ in grids))
+        valid = functools.reduce(np.logical_and, [_window_grid(ok, a, n) for a, (_, ok) in enumerate(grids)])
+        valid = np.broadcast_to(valid, grid).reshape(*out_sizes, -1)
+        flat = sum(p * s for p, s in zip(positions, strides, strict=True))
+        flat = np.broadcast_to(flat, grid).reshape(*out_sizes, -1)
         best = np.where(valid, windows, -np.inf).max(axis=-1)
         first = np.argmax((windows == best[..., None]) & valid, axis=-1)
         nans = np.isnan(windows) & valid
@@ -278,6 +284,16 @@ def adaptive_max_pool2d(self: Tensor, output_size: IntList) -> tuple[Tensor, Ten
     return out, indices
 
 
+@kernel("adaptive_max_pool2d")
+def adaptive_max_pool2d(self: Tensor, output_size: IntList) -> tuple[Tensor, Tensor]:
+    out_hw = int_list(output_size)
+    if len(out_hw) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    check_adaptive_input("adaptive_max_pool2d", self, 2, ":")
+    _check_floating("adaptive_max_pool2d", self._impl.dtype)
+    return emit_adaptive_max_pool(self, out_hw)
+
+
 @kernel("adaptive_max_pool2d_backward")
 def adaptive_max_pool2d_backward(grad_output: Tensor, self: Tensor, indices: Tensor) -> Tensor:
     impl, g = self._impl, grad_output._impl
@@ -287,14 +303,16 @@ def adaptive_max_pool2d_backward(grad_output: Tensor, self: Tensor, indices: Ten
             f"adaptive_max_pool2d_backward(): Expected grad_output to have the same dimensionality as input, "
             f"but got grad_output with {g.dim()} dimensions and input with {impl.dim()} dimensions"
         )
-    _check_adaptive_input("adaptive_max_pool2d_backward", self)
+    check_adaptive_input("adaptive_max_pool2d_backward", self, 2)
     if g.dtype is not impl.dtype:
         raise RuntimeError(
             f"expected dtype {CPP_TYPE_NAMES[impl.dtype]} for `grad_output` but got dtype "
             f"{CPP_TYPE_NAMES[g.dtype]}"
         )
     _check_floating("adaptive_max_pool2d_backward", impl.dtype)
-    return _emit(impl.sizes, impl.dtype, device, lambda: scatter_to_planes(grad_output, indices, impl.sizes))
+    return _emit(
+        impl.sizes, impl.dtype, device, lambda: scatter_to_planes(grad_output, indices, impl.sizes, 2)
+    )
 
 
 # ---- max unpooling ------------------------------------------------------------------------------
@@ -333,21 +351,25 @@ def max_unpool2d(self: Tensor, indices: Tensor, output_size: IntList) -> Tensor:
     if impl.dtype not in _FLOATING:
         raise not_implemented("max_unpool2d", impl.dtype)
     out_sizes = (*impl.sizes[:-2], *sizes)
+    return _emit(out_sizes, impl.dtype, device, lambda: unpool_values(self, indices, sizes))
 
-    def values() -> Array:
-        plane = sizes[0] * sizes[1]
-        where = array(indices).reshape(-1, math.prod(impl.sizes[-2:]))
-        bad = (where < 0) | (where >= plane)
-        if bad.any():  # PyTorch's loop reports the last one
-            raise RuntimeError(
-                f"Found an invalid max index: {where[bad][-1]} (output volumes are of size "
-                f"{sizes[0]}x{sizes[1]})"
-            )
-        result = np.zeros((where.shape[0], plane), dtype=impl.dtype.numpy_dtype)
-        np.put_along_axis(result, where, array(self).reshape(where.shape), axis=1)
-        return result.reshape(out_sizes)
 
-    return _emit(out_sizes, impl.dtype, device, values)
+def unpool_values(self: Tensor, indices: Tensor, sizes: Sequence[int]) -> Array:
+    """Zeros of (..., *sizes) with each element of `self` (..., *S) put at the flat position
+    within its plane of the last len(sizes) dimensions that `indices` gives; an index outside the
+    plane is PyTorch's error (its loop reports the last one)."""
+    n = len(sizes)
+    plane = math.prod(sizes)
+    where = array(indices).reshape(-1, math.prod(self._impl.sizes[-n:]))
+    bad = (where < 0) | (where >= plane)
+    if bad.any():
+        raise RuntimeError(
+            f"Found an invalid max index: {where[bad][-1]} (output volumes are of size "
+            f"{'x'.join(map(str, sizes))})"
+        )
+    result = np.zeros((where.shape[0], plane), dtype=self._impl.dtype.numpy_dtype)
+    np.put_along_axis(result, where, array(self).reshape(where.shape), axis=1)
+    return result.reshape(*self._impl.sizes[:-n], *sizes)
 
 
 # ---- 1-d pooling (2-d pooling of a height-1 input) ----------------------------------------------
@@ -522,21 +544,23 @@ def _conv_transpose(
     groups: int = 1,
     dilation: IntList = 1,
 ) -> Tensor:
-    """conv_transpose1d/2d: a transposed `convolution` (the gradient of the convolution with this
+    """conv_transpose1d/2d/3d: a transposed `convolution` (the gradient of the convolution with this
     weight by its input), of a batched or unbatched input; PyTorch's CPU kernel takes floating,
     complex and int64 inputs."""
     d = input._impl.dtype
     if not (d.is_floating_point or d.is_complex or d is int64):
-        raise not_implemented("slow_conv_transpose2d_out_cpu", d)
+        raise not_implemented(f"slow_conv_transpose{max(n, 2)}d_out_cpu", d)
     return batched_convolution(
         op, n, input, weight, bias, stride, padding, dilation, True, output_padding, groups
     )
 
 
 register_variants("conv_transpose1d", {"": lambda *a, **k: _conv_transpose("conv_transpose1d", 1, *a, **k)})
-register_variants(
-    "conv_transpose2d", {"_input": lambda *a, **k: _conv_transpose("conv_transpose2d", 2, *a, **k)}
-)
+for _n in (2, 3):
+    register_variants(
+        f"conv_transpose{_n}d",
+        {"_input": functools.partial(_conv_transpose, f"conv_transpose{_n}d", _n)},
+    )
 
 
 # ---- upsampling ---------------------------------------------------------------------------------
@@ -971,7 +995,7 @@ def _pad1d(op: str, reflect: bool) -> None:
             (*impl.sizes[:-1], width + left + right),
             impl.dtype,
             impl.device,
-            lambda: np.take(array(self), _pad_index(width, left, right, reflect), axis=-1),
+            lambda: pad_gather(array(self), (left, right), reflect),
         )
 
     def backward(grad_output: Tensor, self: Tensor, padding: IntList) -> Tensor:
@@ -986,13 +1010,12 @@ def _pad1d(op: str, reflect: bool) -> None:
         if not (g.dtype.is_floating_point or g.dtype.is_complex):
             raise not_implemented(f"{op}_backward", g.dtype)
 
-        def values() -> Array:
-            grads = np.moveaxis(_values(grad_output), -1, 0)
-            result = np.zeros((impl.sizes[-1], *grads.shape[1:]), dtype=grads.dtype)
-            np.add.at(result, _pad_index(impl.sizes[-1], left, right, reflect), grads)
-            return np.moveaxis(result, 0, -1)
-
-        return _emit(impl.sizes, impl.dtype, device, values)
+        return _emit(
+            impl.sizes,
+            impl.dtype,
+            device,
+            lambda: pad_scatter(_values(grad_output), impl.sizes, (left, right), reflect),
+        )
 
     register_variants(op, {"": forward, "_backward": backward})
 
