@@ -25,8 +25,11 @@ _unique2 = function("_unique2")
 _unsafe_view = function("_unsafe_view")
 abs = function("abs")
 abs_ = function("abs_")
+absolute = function("absolute")
 acos = function("acos")
 acos_ = function("acos_")
+acosh = function("acosh")
+acosh_ = function("acosh_")
 adaptive_avg_pool1d = function("adaptive_avg_pool1d")
 adaptive_avg_pool2d = function("adaptive_avg_pool2d")
 adaptive_max_pool1d = function("adaptive_max_pool1d")
@@ -50,6 +53,19 @@ amin = function("amin")
 aminmax = function("aminmax")
 any = function("any")
 arange = function("arange")
+arccos = function("arccos")
+arccos_ = function("arccos_")
+arccosh = function("arccosh")
+arccosh_ = function("arccosh_")
+arcsin = function("arcsin")
+arcsin_ = function("arcsin_")
+arcsinh = function("arcsinh")
+arcsinh_ = function("arcsinh_")
+arctan = function("arctan")
+arctan2 = function("arctan2")
+arctan_ = function("arctan_")
+arctanh = function("arctanh")
+arctanh_ = function("arctanh_")
 argmax = function("argmax")
 argmin = function("argmin")
 argsort = function("argsort")
@@ -57,9 +73,13 @@ as_strided = function("as_strided")
 as_strided_ = function("as_strided_")
 asin = function("asin")
 asin_ = function("asin_")
+asinh = function("asinh")
+asinh_ = function("asinh_")
 atan = function("atan")
 atan2 = function("atan2")
 atan_ = function("atan_")
+atanh = function("atanh")
+atanh_ = function("atanh_")
 avg_pool1d = function("avg_pool1d")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
@@ -70,9 +90,11 @@ binary_cross_entropy = function("binary_cross_entropy")
 binary_cross_entropy_backward = function("binary_cross_entropy_backward")
 binary_cross_entropy_with_logits = function("binary_cross_entropy_with_logits")
 bitwise_and = function("bitwise_and")
+bitwise_left_shift = function("bitwise_left_shift")
 bitwise_not = function("bitwise_not")
 bitwise_not_ = function("bitwise_not_")
 bitwise_or = function("bitwise_or")
+bitwise_right_shift = function("bitwise_right_shift")
 bitwise_xor = function("bitwise_xor")
 bmm = function("bmm")
 bucketize = function("bucketize")
@@ -120,8 +142,10 @@ diag = function("diag")
 diag_embed = function("diag_embed")
 diagflat = function("diagflat")
 diagonal = function("diagonal")
+digamma = function("digamma")
 dist = function("dist")
 div = function("div")
+divide = function("divide")
 dot = function("dot")
 dropout = function("dropout")
 elu = function("elu")
@@ -151,18 +175,25 @@ feature_alpha_dropout_ = function("feature_alpha_dropout_")
 feature_dropout = function("feature_dropout")
 feature_dropout_ = function("feature_dropout_")
 fill_ = function("fill_")
+fix = function("fix")
+fix_ = function("fix_")
 flatten = function("flatten")
 flip = function("flip")
 float_power = function("float_power")
 floor = function("floor")
 floor_ = function("floor_")
 floor_divide = function("floor_divide")
+fmax = function("fmax")
+fmin = function("fmin")
 fmod = function("fmod")
 frac = function("frac")
 frac_ = function("frac_")
+frexp = function("frexp")
 full = function("full")
 full_like = function("full_like")
 gather = function("gather")
+gcd = function("gcd")
+gcd_ = function("gcd_")
 ge = function("ge")
 gelu = function("gelu")
 gelu_ = function("gelu_")
@@ -170,6 +201,8 @@ gelu_backward = function("gelu_backward")
 ger = function("ger")
 glu = function("glu")
 glu_backward = function("glu_backward")
+greater = function("greater")
+greater_equal = function("greater_equal")
 group_norm = function("group_norm")
 gt = function("gt")
 hardshrink = function("hardshrink")
@@ -188,6 +221,8 @@ hinge_embedding_loss = function("hinge_embedding_loss")
 huber_loss = function("huber_loss")
 huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
+i0 = function("i0")
+i0_ = function("i0_")
 imag = function("imag")
 index = function("index")
 index_put = function("index_put")
@@ -195,20 +230,32 @@ index_put_ = function("index_put_")
 index_select = function("index_select")
 instance_norm = function("instance_norm")
 inverse = function("inverse")
+is_same_size = function("is_same_size")
+is_signed = function("is_signed")
 isclose = function("isclose")
 isfinite = function("isfinite")
 isinf = function("isinf")
 isnan = function("isnan")
+isneginf = function("isneginf")
+isposinf = function("isposinf")
+isreal = function("isreal")
 kl_div = function("kl_div")
 kron = function("kron")
 kthvalue = function("kthvalue")
 l1_loss = function("l1_loss")
 layer_norm = function("layer_norm")
+lcm = function("lcm")
+lcm_ = function("lcm_")
+ldexp = function("ldexp")
+ldexp_ = function("ldexp_")
 le = function("le")
 leaky_relu = function("leaky_relu")
 leaky_relu_ = function("leaky_relu_")
 leaky_relu_backward = function("leaky_relu_backward")
 lerp = function("lerp")
+less = function("less")
+less_equal = function("less_equal")
+lgamma = function("lgamma")
 linear = function("linear")
 linspace = function("linspace")
 log = function("log")
@@ -263,7 +310,9 @@ mse_loss_backward = function("mse_loss_backward")
 msort = function("msort")
 mul = function("mul")
 multinomial = function("multinomial")
+multiply = function("multiply")
 mv = function("mv")
+mvlgamma = function("mvlgamma")
 nan_to_num = function("nan_to_num")
 nan_to_num_ = function("nan_to_num_")
 nanmean = function("nanmean")
@@ -281,6 +330,9 @@ native_layer_norm_backward = function("native_layer_norm_backward")
 ne = function("ne")
 neg = function("neg")
 neg_ = function("neg_")
+negative = function("negative")
+negative_ = function("negative_")
+nextafter = function("nextafter")
 nll_loss = function("nll_loss")
 nll_loss_backward = function("nll_loss_backward")
 nll_loss_forward = function("nll_loss_forward")
@@ -288,6 +340,7 @@ nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
 normal = function("normal")
+not_equal = function("not_equal")
 one_hot = function("one_hot")
 ones = function("ones")
 ones_like = function("ones_like")
@@ -298,6 +351,8 @@ pixel_shuffle = function("pixel_shuffle")
 pixel_unshuffle = function("pixel_unshuffle")
 poisson = function("poisson")
 poisson_nll_loss = function("poisson_nll_loss")
+polygamma = function("polygamma")
+positive = function("positive")
 pow = function("pow")
 prelu = function("prelu")
 prod = function("prod")
@@ -351,6 +406,8 @@ silu_ = function("silu_")
 silu_backward = function("silu_backward")
 sin = function("sin")
 sin_ = function("sin_")
+sinc = function("sinc")
+sinc_ = function("sinc_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
@@ -376,6 +433,7 @@ stack = function("stack")
 std = function("std")
 std_mean = function("std_mean")
 sub = function("sub")
+subtract = function("subtract")
 sum = function("sum")
 swapaxes = function("swapaxes")
 swapdims = function("swapdims")
@@ -395,6 +453,7 @@ tril_indices = function("tril_indices")
 triplet_margin_loss = function("triplet_margin_loss")
 triu = function("triu")
 triu_indices = function("triu_indices")
+true_divide = function("true_divide")
 trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
@@ -442,8 +501,11 @@ __all__ = [
     "_unsafe_view",
     "abs",
     "abs_",
+    "absolute",
     "acos",
     "acos_",
+    "acosh",
+    "acosh_",
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
     "adaptive_max_pool1d",
@@ -467,6 +529,19 @@ __all__ = [
     "aminmax",
     "any",
     "arange",
+    "arccos",
+    "arccos_",
+    "arccosh",
+    "arccosh_",
+    "arcsin",
+    "arcsin_",
+    "arcsinh",
+    "arcsinh_",
+    "arctan",
+    "arctan2",
+    "arctan_",
+    "arctanh",
+    "arctanh_",
     "argmax",
     "argmin",
     "argsort",
@@ -474,9 +549,13 @@ __all__ = [
     "as_strided_",
     "asin",
     "asin_",
+    "asinh",
+    "asinh_",
     "atan",
     "atan2",
     "atan_",
+    "atanh",
+    "atanh_",
     "avg_pool1d",
     "avg_pool2d",
     "avg_pool2d_backward",
@@ -487,9 +566,11 @@ __all__ = [
     "binary_cross_entropy_backward",
     "binary_cross_entropy_with_logits",
     "bitwise_and",
+    "bitwise_left_shift",
     "bitwise_not",
     "bitwise_not_",
     "bitwise_or",
+    "bitwise_right_shift",
     "bitwise_xor",
     "bmm",
     "bucketize",
@@ -537,8 +618,10 @@ __all__ = [
     "diag_embed",
     "diagflat",
     "diagonal",
+    "digamma",
     "dist",
     "div",
+    "divide",
     "dot",
     "dropout",
     "elu",
@@ -568,18 +651,25 @@ __all__ = [
     "feature_dropout",
     "feature_dropout_",
     "fill_",
+    "fix",
+    "fix_",
     "flatten",
     "flip",
     "float_power",
     "floor",
     "floor_",
     "floor_divide",
+    "fmax",
+    "fmin",
     "fmod",
     "frac",
     "frac_",
+    "frexp",
     "full",
     "full_like",
     "gather",
+    "gcd",
+    "gcd_",
     "ge",
     "gelu",
     "gelu_",
@@ -587,6 +677,8 @@ __all__ = [
     "ger",
     "glu",
     "glu_backward",
+    "greater",
+    "greater_equal",
     "group_norm",
     "gt",
     "hardshrink",
@@ -605,6 +697,8 @@ __all__ = [
     "huber_loss",
     "huber_loss_backward",
     "hypot",
+    "i0",
+    "i0_",
     "imag",
     "index",
     "index_put",
@@ -612,20 +706,32 @@ __all__ = [
     "index_select",
     "instance_norm",
     "inverse",
+    "is_same_size",
+    "is_signed",
     "isclose",
     "isfinite",
     "isinf",
     "isnan",
+    "isneginf",
+    "isposinf",
+    "isreal",
     "kl_div",
     "kron",
     "kthvalue",
     "l1_loss",
     "layer_norm",
+    "lcm",
+    "lcm_",
+    "ldexp",
+    "ldexp_",
     "le",
     "leaky_relu",
     "leaky_relu_",
     "leaky_relu_backward",
     "lerp",
+    "less",
+    "less_equal",
+    "lgamma",
     "linear",
     "linspace",
     "log",
@@ -680,7 +786,9 @@ __all__ = [
     "msort",
     "mul",
     "multinomial",
+    "multiply",
     "mv",
+    "mvlgamma",
     "nan_to_num",
     "nan_to_num_",
     "nanmean",
@@ -698,6 +806,9 @@ __all__ = [
     "ne",
     "neg",
     "neg_",
+    "negative",
+    "negative_",
+    "nextafter",
     "nll_loss",
     "nll_loss_backward",
     "nll_loss_forward",
@@ -705,6 +816,7 @@ __all__ = [
     "nonzero",
     "norm",
     "normal",
+    "not_equal",
     "one_hot",
     "ones",
     "ones_like",
@@ -715,6 +827,8 @@ __all__ = [
     "pixel_unshuffle",
     "poisson",
     "poisson_nll_loss",
+    "polygamma",
+    "positive",
     "pow",
     "prelu",
     "prod",
@@ -768,6 +882,8 @@ __all__ = [
     "silu_backward",
     "sin",
     "sin_",
+    "sinc",
+    "sinc_",
     "sinh",
     "sinh_",
     "slice",
@@ -793,6 +909,7 @@ __all__ = [
     "std",
     "std_mean",
     "sub",
+    "subtract",
     "sum",
     "swapaxes",
     "swapdims",
@@ -812,6 +929,7 @@ __all__ = [
     "triplet_margin_loss",
     "triu",
     "triu_indices",
+    "true_divide",
     "trunc",
     "trunc_",
     "unbind",

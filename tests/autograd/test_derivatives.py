@@ -10,6 +10,7 @@ from typing import Any
 
 import ad_samples_activation
 import ad_samples_linalg
+import ad_samples_math
 import ad_samples_nn
 import ad_samples_nn_more
 import ad_samples_pointwise
@@ -38,6 +39,7 @@ MODULES = (
     ad_samples_pointwise_more,
     ad_samples_activation,
     ad_samples_linalg,
+    ad_samples_math,
     ad_samples_nn_more,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}

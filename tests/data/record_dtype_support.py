@@ -412,6 +412,11 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("alpha_dropout_", "p"): 0.5,
     ("feature_alpha_dropout", "p"): 0.5,
     ("feature_alpha_dropout_", "p"): 0.5,
+    # math, special functions, statistics
+    ("bitwise_left_shift", "self"): 2,
+    ("bitwise_right_shift", "self"): 2,
+    ("mvlgamma", "p"): 1,
+    ("mvlgamma_", "p"): 1,
 }
 
 

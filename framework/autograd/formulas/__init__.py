@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from framework.autograd.engine import sum_to
-from framework.autograd.formulas import activation, linalg, nn, nn_more, pointwise, shapes, sorting
+from framework.autograd.formulas import activation, linalg, math_more, nn, nn_more, pointwise, shapes, sorting
 
 
 def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Any]:
@@ -22,4 +22,4 @@ def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Any]:
     return helpers
 
 
-HELPERS: Final = _collect((pointwise, shapes, nn, sorting, activation, linalg, nn_more))
+HELPERS: Final = _collect((pointwise, shapes, nn, sorting, activation, linalg, nn_more, math_more))

@@ -7,6 +7,7 @@ from framework.ops.kernels import indexing as indexing
 from framework.ops.kernels import linalg as linalg
 from framework.ops.kernels import linalg_decomp as linalg_decomp
 from framework.ops.kernels import linalg_extra as linalg_extra
+from framework.ops.kernels import math_more as math_more
 from framework.ops.kernels import nn as nn
 from framework.ops.kernels import nn_more as nn_more
 from framework.ops.kernels import pointwise as pointwise
