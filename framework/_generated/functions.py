@@ -84,11 +84,13 @@ avg_pool1d = function("avg_pool1d")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
 baddbmm = function("baddbmm")
+bartlett_window = function("bartlett_window")
 batch_norm = function("batch_norm")
 bernoulli = function("bernoulli")
 binary_cross_entropy = function("binary_cross_entropy")
 binary_cross_entropy_backward = function("binary_cross_entropy_backward")
 binary_cross_entropy_with_logits = function("binary_cross_entropy_with_logits")
+bincount = function("bincount")
 bitwise_and = function("bitwise_and")
 bitwise_left_shift = function("bitwise_left_shift")
 bitwise_not = function("bitwise_not")
@@ -96,6 +98,7 @@ bitwise_not_ = function("bitwise_not_")
 bitwise_or = function("bitwise_or")
 bitwise_right_shift = function("bitwise_right_shift")
 bitwise_xor = function("bitwise_xor")
+blackman_window = function("blackman_window")
 bmm = function("bmm")
 bucketize = function("bucketize")
 cat = function("cat")
@@ -205,6 +208,8 @@ greater = function("greater")
 greater_equal = function("greater_equal")
 group_norm = function("group_norm")
 gt = function("gt")
+hamming_window = function("hamming_window")
+hann_window = function("hann_window")
 hardshrink = function("hardshrink")
 hardshrink_backward = function("hardshrink_backward")
 hardsigmoid = function("hardsigmoid")
@@ -218,6 +223,7 @@ hardtanh_ = function("hardtanh_")
 hardtanh_backward = function("hardtanh_backward")
 heaviside = function("heaviside")
 hinge_embedding_loss = function("hinge_embedding_loss")
+histc = function("histc")
 huber_loss = function("huber_loss")
 huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
@@ -234,11 +240,13 @@ is_same_size = function("is_same_size")
 is_signed = function("is_signed")
 isclose = function("isclose")
 isfinite = function("isfinite")
+isin = function("isin")
 isinf = function("isinf")
 isnan = function("isnan")
 isneginf = function("isneginf")
 isposinf = function("isposinf")
 isreal = function("isreal")
+kaiser_window = function("kaiser_window")
 kl_div = function("kl_div")
 kron = function("kron")
 kthvalue = function("kthvalue")
@@ -272,6 +280,7 @@ log_sigmoid_forward = function("log_sigmoid_forward")
 log_softmax = function("log_softmax")
 logaddexp = function("logaddexp")
 logaddexp2 = function("logaddexp2")
+logcumsumexp = function("logcumsumexp")
 logdet = function("logdet")
 logical_and = function("logical_and")
 logical_not = function("logical_not")
@@ -280,6 +289,7 @@ logical_or = function("logical_or")
 logical_xor = function("logical_xor")
 logit = function("logit")
 logit_ = function("logit_")
+logspace = function("logspace")
 logsumexp = function("logsumexp")
 lt = function("lt")
 margin_ranking_loss = function("margin_ranking_loss")
@@ -377,6 +387,7 @@ relu6 = function("relu6")
 relu6_ = function("relu6_")
 relu_ = function("relu_")
 remainder = function("remainder")
+renorm = function("renorm")
 replication_pad1d = function("replication_pad1d")
 replication_pad1d_backward = function("replication_pad1d_backward")
 replication_pad2d = function("replication_pad2d")
@@ -560,11 +571,13 @@ __all__ = [
     "avg_pool2d",
     "avg_pool2d_backward",
     "baddbmm",
+    "bartlett_window",
     "batch_norm",
     "bernoulli",
     "binary_cross_entropy",
     "binary_cross_entropy_backward",
     "binary_cross_entropy_with_logits",
+    "bincount",
     "bitwise_and",
     "bitwise_left_shift",
     "bitwise_not",
@@ -572,6 +585,7 @@ __all__ = [
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
+    "blackman_window",
     "bmm",
     "bucketize",
     "cat",
@@ -681,6 +695,8 @@ __all__ = [
     "greater_equal",
     "group_norm",
     "gt",
+    "hamming_window",
+    "hann_window",
     "hardshrink",
     "hardshrink_backward",
     "hardsigmoid",
@@ -694,6 +710,7 @@ __all__ = [
     "hardtanh_backward",
     "heaviside",
     "hinge_embedding_loss",
+    "histc",
     "huber_loss",
     "huber_loss_backward",
     "hypot",
@@ -710,11 +727,13 @@ __all__ = [
     "is_signed",
     "isclose",
     "isfinite",
+    "isin",
     "isinf",
     "isnan",
     "isneginf",
     "isposinf",
     "isreal",
+    "kaiser_window",
     "kl_div",
     "kron",
     "kthvalue",
@@ -748,6 +767,7 @@ __all__ = [
     "log_softmax",
     "logaddexp",
     "logaddexp2",
+    "logcumsumexp",
     "logdet",
     "logical_and",
     "logical_not",
@@ -756,6 +776,7 @@ __all__ = [
     "logical_xor",
     "logit",
     "logit_",
+    "logspace",
     "logsumexp",
     "lt",
     "margin_ranking_loss",
@@ -853,6 +874,7 @@ __all__ = [
     "relu6_",
     "relu_",
     "remainder",
+    "renorm",
     "replication_pad1d",
     "replication_pad1d_backward",
     "replication_pad2d",

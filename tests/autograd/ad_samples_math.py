@@ -1,6 +1,7 @@
 """Sample inputs of the session-11 math and special-function entries of derivatives.yaml (acosh,
 asinh, atanh, sinc, the gamma family, i0/special_i1, fmax/fmin, ldexp, frexp, nextafter; the
-integer-only gcd, lcm and shifts and the isneginf/isposinf tests, which are not differentiable).
+integer-only gcd, lcm and shifts and the isneginf/isposinf tests, which are not differentiable;
+logcumsumexp, renorm; histc, bincount and isin, which are not).
 
 Inputs stay inside each operator's domain: acosh above 1, atanh inside (-1, 1), the gamma
 family on positive arguments away from its poles, mvlgamma above (p - 1) / 2; fmax/fmin without
@@ -94,6 +95,41 @@ def _infinity_samples() -> list[Sample]:
     return [Sample((framework.from_numpy(values),))]
 
 
+def _logcumsumexp_samples() -> list[Sample]:
+    return [
+        Sample((_uniform(0, (3, 4), -3.0, 3.0), 1)),
+        Sample((_uniform(1, (4, 3), -3.0, 3.0).t(), 0), desc="transposed"),
+        Sample((_uniform(2, ()), 0), desc="0-dim"),
+    ]
+
+
+def _renorm_samples() -> list[Sample]:
+    return [
+        Sample((_uniform(0, (3, 4)), 2, 0, 1.0), desc="some rows rescaled"),
+        Sample((_uniform(1, (4, 3)).t(), 1.5, 1, 0.5), desc="transposed, p = 1.5"),
+    ]
+
+
+def _histc_samples() -> list[Sample]:
+    return [Sample((_uniform(0, (3, 4)), 5))]
+
+
+def _bincount_samples() -> list[Sample]:
+    return [Sample((_ints(0, (6,), 0, 4), _uniform(1, (6,))), desc="weights")]
+
+
+def _isin_samples() -> list[Sample]:
+    return [Sample((_uniform(0, (3, 4)), _uniform(1, (5,))))]
+
+
+def _isin_scalar_samples() -> list[Sample]:
+    return [Sample((_uniform(0, (3, 4)), 0.5))]
+
+
+def _isin_scalar_tensor_samples() -> list[Sample]:
+    return [Sample((0.5, _uniform(0, (3, 4))))]
+
+
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "acosh": _unary(1.2, 3.0),
     "asinh": _unary(-2.0, 2.0),
@@ -129,6 +165,13 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "bitwise_right_shift.Scalar_Tensor": _scalar_int,
     "isneginf": _infinity_samples,
     "isposinf": _infinity_samples,
+    "logcumsumexp": _logcumsumexp_samples,
+    "renorm": _renorm_samples,
+    "histc": _histc_samples,
+    "bincount": _bincount_samples,
+    "isin.Tensor_Tensor": _isin_samples,
+    "isin.Tensor_Scalar": _isin_scalar_samples,
+    "isin.Scalar_Tensor": _isin_scalar_tensor_samples,
 }
 
 NO_GRADGRAD: dict[str, str] = {}

@@ -271,3 +271,96 @@ def test_unary_against_torch(name: str, get: Callable[[Any], Any]) -> None:
     theirs32 = get(torch)(torch.from_numpy(single)).numpy()
     assert ours32.dtype == theirs32.dtype
     np.testing.assert_allclose(ours32, theirs32, rtol=2e-6, atol=1e-6, equal_nan=True)
+
+
+# ---- logcumsumexp, renorm, logspace, windows, histc, bincount, isin ---------------------------------
+
+
+def test_logcumsumexp() -> None:
+    x = np.array([[1.0, 2.0, -1000.0], [3.0, -np.inf, 700.0]])
+    np.testing.assert_allclose(framework.logcumsumexp(_t(x), 1).numpy(), np.logaddexp.accumulate(x, axis=1))
+    z = np.array([1 + 1j, 2 - 1j])
+    np.testing.assert_allclose(
+        framework.logcumsumexp(framework.tensor(z), 0).numpy(), np.log(np.cumsum(np.exp(z)))
+    )
+    assert framework.logcumsumexp(_t(2.0), 0).item() == 2.0
+    with pytest.raises(NotImplementedError, match="\"logcumsumexp_out_cpu\" not implemented for 'Long'"):
+        framework.logcumsumexp(framework.tensor([1, 2]), 0)
+    big = _t([[1000.0, 1000.0]]).requires_grad_()
+    framework.logcumsumexp(big, 1).sum().backward()
+    np.testing.assert_allclose(big.grad.numpy(), [[1.5, 0.5]])
+
+
+def test_renorm() -> None:
+    x = np.array([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]])
+    factor = np.where(np.linalg.norm(x, axis=1) > 1.0, 1.0 / (np.linalg.norm(x, axis=1) + 1e-7), 1.0)
+    np.testing.assert_allclose(framework.renorm(_t(x), 2, 0, 1.0).numpy(), x * factor[:, None], rtol=1e-15)
+    y = _t(x)
+    assert y.renorm_(2, 0, 1.0) is y
+    with pytest.raises(RuntimeError, match="renorm: input needs at least 2 dimensions, got 1 dimensions"):
+        framework.renorm(_t([1.0]), 2, 0, 1)
+    with pytest.raises(RuntimeError, match="renorm: non-positive-norm not supported"):
+        framework.renorm(_t(x), -1, 0, 1)
+    with pytest.raises(RuntimeError, match="renorm: expected maxnorm to be >= 0 but got -1"):
+        framework.renorm(_t(x), 2, 0, -1)
+
+
+def test_logspace_and_windows() -> None:
+    np.testing.assert_allclose(
+        framework.logspace(-1, 2, 4, dtype=framework.float64).numpy(), np.logspace(-1, 2, 4)
+    )
+    np.testing.assert_array_equal(
+        framework.logspace(0, 2, 3, base=2, dtype=framework.int64).numpy(), [1, 2, 4]
+    )
+    with pytest.raises(RuntimeError, match="number of steps must be non-negative"):
+        framework.logspace(0, 2, -1)
+    d = framework.float64
+    np.testing.assert_allclose(framework.hann_window(5, False, dtype=d).numpy(), np.hanning(5), atol=1e-15)
+    np.testing.assert_allclose(framework.hann_window(4, dtype=d).numpy(), np.hanning(5)[:4], atol=1e-15)
+    np.testing.assert_allclose(framework.hamming_window(6, False, dtype=d).numpy(), np.hamming(6), atol=1e-15)
+    np.testing.assert_allclose(
+        framework.blackman_window(7, False, dtype=d).numpy(), np.blackman(7), atol=1e-15
+    )
+    np.testing.assert_allclose(
+        framework.bartlett_window(6, False, dtype=d).numpy(), np.bartlett(6), atol=1e-15
+    )
+    np.testing.assert_allclose(
+        framework.kaiser_window(6, False, 5.0, dtype=d).numpy(), np.kaiser(6, 5.0), rtol=1e-13
+    )
+    assert framework.hann_window(0).shape == (0,) and framework.hann_window(1).tolist() == [1.0]
+    with pytest.raises(
+        RuntimeError, match="hann_window requires non-negative window_length, got window_length=-1"
+    ):
+        framework.hann_window(-1)
+    with pytest.raises(RuntimeError, match="hann_window expects floating point dtypes"):
+        framework.hann_window(4, dtype=framework.int64)
+
+
+def test_histc_bincount_isin() -> None:
+    x = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 2.5])
+    np.testing.assert_array_equal(framework.histc(_t(x), 3, 1, 4).numpy(), np.histogram(x, 3, (1, 4))[0])
+    np.testing.assert_array_equal(framework.histc(_t(x), 4).numpy(), np.histogram(x, 4)[0])
+    np.testing.assert_array_equal(framework.histc(_t([2.0, 2.0]), 2).numpy(), [0.0, 2.0])
+    with pytest.raises(RuntimeError, match=r"torch\.histc: max must be larger than min"):
+        framework.histc(_t(x), 4, min=3, max=1)
+    with pytest.raises(RuntimeError, match=r"torch.histc: range of \[nan, nan\] is not finite"):
+        framework.histc(_t([math.nan]), 2)
+    i = framework.tensor([1, 2, 2, 5])
+    np.testing.assert_array_equal(framework.bincount(i).numpy(), np.bincount(i.numpy()))
+    np.testing.assert_array_equal(
+        framework.bincount(i, minlength=8).numpy(), np.bincount(i.numpy(), minlength=8)
+    )
+    weighted = framework.bincount(i, weights=framework.tensor([0.5, 1.0, 2.0, 3.0]))
+    assert weighted.dtype == framework.float32 and weighted.tolist() == [0.0, 0.5, 3.0, 0.0, 0.0, 3.0]
+    assert framework.bincount(i, weights=i).dtype == framework.float64
+    with pytest.raises(RuntimeError, match=r"bincount only supports 1-d non-negative integral inputs\."):
+        framework.bincount(-i)
+    with pytest.raises(RuntimeError, match="minlength should be >= 0"):
+        framework.bincount(i, minlength=-1)
+    e, t = framework.tensor([[1, 2], [3, 4]]), framework.tensor([2.0, 4.0, 9.0])
+    np.testing.assert_array_equal(framework.isin(e, t).numpy(), [[False, True], [False, True]])
+    np.testing.assert_array_equal(framework.isin(e, t, invert=True).numpy(), [[True, False], [True, False]])
+    np.testing.assert_array_equal(framework.isin(e, 3).numpy(), [[False, False], [True, False]])
+    assert framework.isin(4, e).item() is True
+    with pytest.raises(RuntimeError, match="Unsupported input type encountered for isin\\(\\): Bool"):
+        framework.isin(framework.tensor([True]), framework.tensor([True]))

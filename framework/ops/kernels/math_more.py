@@ -21,8 +21,9 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, can_cast, dtype, get_default_dtype, int32
-from framework.ops._iter import Number, broadcast_shapes
+from framework.c10.device import Device, Layout
+from framework.c10.dtypes import bool_, can_cast, dtype, float32, float64, get_default_dtype, int32, int64
+from framework.ops._iter import Number, broadcast_shapes, result_type
 from framework.ops._python_args import wrapped_number
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
@@ -30,12 +31,14 @@ from framework.ops.kernels._registry import (
     array,
     aten_op,
     check_out_dtype,
+    dispatched_empty,
     is_meta,
     not_implemented,
     register_variants,
     resize_output,
     same_device,
     structured,
+    wrap_dim,
 )
 from framework.ops.kernels.pointwise import (
     _binary_impl,
@@ -761,5 +764,358 @@ register_variants("isreal", {"": _isreal})
 register_variants("is_signed", {"": _is_signed})
 register_variants("is_same_size", {"": _is_same_size})
 register_variants("is_nonzero", {"": _is_nonzero})
+
+
+# ---- logcumsumexp, renorm ----------------------------------------------------------------------------
+
+
+def _logcumsumexp_meta(self: Tensor, dim: int) -> TensorMeta:
+    wrap_dim(dim, self._impl.dim())
+    d = self._impl.dtype
+    if not _is_floating(d):
+        raise not_implemented("logcumsumexp_out_cpu", d)
+    return TensorMeta(self._impl.sizes, d, self._impl.device)
+
+
+def _logcumsumexp_impl(out: Array, self: Tensor, dim: int) -> None:
+    """log(cumsum(exp(x))) along `dim`: real values by logaddexp's accumulation, complex ones
+    shifted by the largest real part along `dim` (kept where every value is -inf)."""
+    a = array(self)
+    if a.ndim == 0:
+        out[...] = a
+        return
+    axis = wrap_dim(dim, a.ndim)
+    if a.dtype.kind != "c":
+        out[...] = np.logaddexp.accumulate(a, axis=axis)
+        return
+    shift = np.max(a.real, axis=axis, keepdims=True) if a.shape[axis] else np.zeros(())
+    shift = np.where(np.isfinite(shift), shift, 0.0)
+    with np.errstate(divide="ignore"):
+        out[...] = np.log(np.cumsum(np.exp(a - shift), axis=axis)) + shift
+
+
+structured("logcumsumexp", _logcumsumexp_meta, _logcumsumexp_impl, inplace=False)
+
+
+def _renorm_meta(self: Tensor, p: Number, dim: int, maxnorm: Number) -> TensorMeta:
+    ndim = self._impl.dim()
+    if ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {ndim} dimensions")
+    wrap_dim(dim, ndim)
+    if not p > 0:  # type: ignore[operator]
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:  # type: ignore[operator]
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    d = self._impl.dtype
+    if not _is_floating(d):
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {d.scalar_type_name}"
+        )
+    return TensorMeta(self._impl.sizes, d, self._impl.device)
+
+
+def _renorm_impl(out: Array, self: Tensor, p: Number, dim: int, maxnorm: Number) -> None:
+    """Each slice along `dim` whose p-norm exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7)."""
+    a = array(self)
+    axes = tuple(i for i in range(a.ndim) if i != wrap_dim(dim, a.ndim))
+    magnitude = np.abs(a)
+    exponent = float(p)  # type: ignore[arg-type]
+    if math.isinf(exponent):
+        norm = np.max(magnitude, axis=axes, keepdims=True)
+    else:
+        norm = np.sum(magnitude**exponent, axis=axes, keepdims=True) ** (1.0 / exponent)
+    limit = magnitude.dtype.type(maxnorm)
+    factor = np.where(norm > limit, limit / (norm + magnitude.dtype.type(1e-7)), magnitude.dtype.type(1))
+    out[...] = a * factor
+
+
+structured("renorm", _renorm_meta, _renorm_impl)
+
+
+# ---- logspace and the window functions -----------------------------------------------------------------
+
+
+def _logspace_out(start: Number, end: Number, steps: int, base: float = 10.0, *, out: Tensor) -> Tensor:
+    """base^linspace(start, end, steps) computed in float64 (complex128 for complex), then
+    converted to `out`'s dtype (truncating for integers)."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    impl = out._impl
+    if impl.numel() != steps:
+        impl.resize_((steps,))
+    if is_meta(impl.device) or steps == 0:
+        return out
+    d = impl.dtype
+    if d is bool_:
+        raise not_implemented("logspace_cpu", d)
+    compute = np.complex128 if d.is_complex else np.float64
+    exponents = np.linspace(np.asarray(start, compute), np.asarray(end, compute), steps)
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = np.power(np.asarray(base, compute), exponents)
+    array(out)[...] = values.reshape(impl.sizes).astype(d.numpy_dtype)
+    return out
+
+
+def _logspace(
+    start: Number,
+    end: Number,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: dtype | None = None,
+    layout: Layout | None = None,
+    device: Device | str | None = None,
+    pin_memory: bool | None = None,
+) -> Tensor:
+    out = dispatched_empty((0,), dtype or get_default_dtype(), layout, device)
+    return _logspace_out(start, end, steps, base, out=out)
+
+
+register_variants("logspace", {"": _logspace, "_out": _logspace_out})
+
+
+def _window_check(name: str, window_length: int, d: dtype) -> None:
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
+    if not d.is_floating_point:
+        raise RuntimeError(
+            f"{name} expects floating point dtypes, got: TensorOptions(dtype={CPP_TYPE_NAMES[d]}, "
+            "device=cpu, layout=Strided (default), requires_grad=false (default), pinned_memory=false, "
+            "memory_format=(nullopt))"
+        )
+
+
+WindowFn = Callable[[Array, int], Array]
+"""A window's values at the float positions k = 0..N-1 (in the output dtype) for length N."""
+
+
+def _cosine_window(*terms: tuple[float, float]) -> WindowFn:
+    """sum_j a_j cos(j-th multiple of 2 pi k / (N - 1)) for `terms` (multiple, a_j)."""
+
+    def window(k: Array, n: int) -> Array:
+        t = k.dtype.type
+        angle = k * t(2.0 * math.pi / (n - 1))
+        total = np.zeros_like(k)
+        for multiple, amplitude in terms:
+            total = total + t(amplitude) * (np.cos(angle * t(multiple)) if multiple else t(1))
+        return total
+
+    return window
+
+
+def _bartlett(k: Array, n: int) -> Array:
+    """1 - |2k / (N - 1) - 1|, as 2k / (N - 1) rising and 2 - 2k / (N - 1) after the middle."""
+    rising = k * k.dtype.type(2.0 / (n - 1))
+    first_half = ((n - 1) >> 1) + 1
+    result: Array = np.where(np.arange(n) < first_half, rising, k.dtype.type(2) - rising)
+    return result
+
+
+def _kaiser(beta: float) -> WindowFn:
+    def window(k: Array, n: int) -> Array:
+        alpha = (n - 1) / 2.0
+        ratio = (k.astype(np.float64) - alpha) / alpha
+        values = i0_array(beta * np.sqrt(np.maximum(1.0 - ratio * ratio, 0.0))) / i0_array(np.array([beta]))
+        return values.astype(k.dtype)
+
+    return window
+
+
+def _make_window(
+    name: str,
+    window_length: int,
+    periodic: bool,
+    fn: WindowFn,
+    dtype: dtype | None,
+    layout: Layout | None,
+    device: Device | str | None,
+) -> Tensor:
+    """The window of `window_length` points: a periodic one is the symmetric window of one more
+    point without its last."""
+    d = dtype or get_default_dtype()
+    _window_check(name, window_length, d)
+    out = dispatched_empty((window_length,), d, layout, device)
+    if is_meta(out._impl.device) or window_length == 0:
+        return out
+    if window_length == 1:
+        array(out)[...] = 1
+        return out
+    n = window_length + 1 if periodic else window_length
+    values = fn(np.arange(n, dtype=d.numpy_dtype), n)
+    array(out)[...] = values[:window_length]
+    return out
+
+
+def _register_window(name: str, make_fn: Callable[..., WindowFn], parameters: tuple[str, ...]) -> None:
+    """`name` (periodic) and `name_periodic` kernels, and one per trailing float parameter
+    (`name_periodic_alpha`, ...), each building `make_fn(*parameters)`'s window."""
+
+    def build(window_length: int, periodic: bool, *values: float, **options: Any) -> Tensor:
+        fn = make_fn(*values)
+        return _make_window(
+            name,
+            window_length,
+            periodic,
+            fn,
+            options.get("dtype"),
+            options.get("layout"),
+            options.get("device"),
+        )
+
+    def default(window_length: int, **options: Any) -> Tensor:
+        return build(window_length, True, **options)
+
+    register_variants(name, {"": default, "_periodic": build})
+    for i in range(1, len(parameters) + 1):
+        register_variants(f"{name}_periodic_{'_'.join(parameters[:i])}", {"": build})
+
+
+_register_window("hann_window", lambda: _cosine_window((0, 0.5), (1, -0.5)), ())
+_register_window(
+    "hamming_window",
+    lambda alpha=0.54, beta=0.46: _cosine_window((0, alpha), (1, -beta)),
+    ("alpha", "beta"),
+)
+_register_window("bartlett_window", lambda: _bartlett, ())
+_register_window("blackman_window", lambda: _cosine_window((0, 0.42), (1, -0.5), (2, 0.08)), ())
+_register_window("kaiser_window", lambda beta=12.0: _kaiser(beta), ("beta",))
+
+
+# ---- histc, bincount, isin -------------------------------------------------------------------------------
+
+
+def _histc_check(self: Tensor, bins: int) -> None:
+    """histc's refusals: non-floating dtypes (named by the kernel PyTorch fails in) and no bins."""
+    d = self._impl.dtype
+    if not d.is_floating_point:
+        raise not_implemented(
+            "linspace_cpu" if d is bool_ else "aminmax_cpu" if d.is_complex else "histogram_cpu", d
+        )
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+
+
+def _histc(self: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> Tensor:
+    """Counts of `self`'s values in `bins` equal bins over [min, max] (the data's range when both
+    are 0; widened by 1 each way when it is one point); values outside are not counted."""
+    _histc_check(self, bins)
+    out: Tensor = aten_op("empty.memory_format")([bins], dtype=self._impl.dtype, device=self._impl.device)
+    return _histc_out(self, bins, min, max, out=out)
+
+
+def _histc_out(self: Tensor, bins: int = 100, min: Number = 0, max: Number = 0, *, out: Tensor) -> Tensor:
+    _histc_check(self, bins)
+    if max < min:  # type: ignore[operator]
+        raise RuntimeError("torch.histc: max must be larger than min")
+    resize_output(out, (bins,))
+    if is_meta(self._impl.device):
+        return out
+    a = array(self).reshape(-1)
+    t = a.dtype.type
+    low, high = t(min), t(max)
+    if low == high and a.size:
+        low, high = a.min(), a.max()
+    if low == high:
+        low, high = low - t(1), high + t(1)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{float(low):g}, {float(high):g}] is not finite")
+    inside = a[(a >= low) & (a <= high)]
+    position = ((inside - low) * t(bins) / (high - low)).astype(np.int64)
+    counts = np.bincount(np.minimum(position, bins - 1), minlength=bins)
+    array(out)[...] = counts
+    return out
+
+
+register_variants("histc", {"": _histc, "_out": _histc_out})
+
+
+def _bincount(self: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """Occurrences of each value 0..max(self) of a 1-d non-negative integer tensor (at least
+    `minlength` of them), summing `weights` when given: float32 weights give float32 sums, any
+    other weights float64 ones."""
+    d = self._impl.dtype
+    if not _is_integral(d):
+        raise not_implemented("bincount_cpu", d)
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    a = array(self)
+    if a.ndim != 1 or (a.size and a.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    w = None
+    if weights is not None:
+        if weights._impl.dim() != 1 or weights._impl.sizes[0] != a.size:
+            raise RuntimeError("weights should be 1-d and have the same length as input")
+        w = array(weights).astype(np.float64)
+    counts = np.bincount(a.astype(np.int64), weights=w, minlength=minlength)
+    out_dtype = int64 if weights is None else float32 if weights._impl.dtype is float32 else float64
+    out: Tensor = aten_op("empty.memory_format")(
+        list(counts.shape), dtype=out_dtype, device=self._impl.device
+    )
+    array(out)[...] = counts
+    return out
+
+
+register_variants("bincount", {"": _bincount})
+
+
+def _isin_operand(x: Tensor | Number, device: Device) -> Tensor:
+    return x if isinstance(x, Tensor) else wrapped_number(x, device)
+
+
+def _isin_values(
+    elements: Tensor | Number,
+    test_elements: Tensor | Number,
+    assume_unique: bool = False,
+    invert: bool = False,
+) -> tuple[tuple[int, ...], Array | None, Device]:
+    """The result's shape, its values (None on the Meta device) and device."""
+    device = (elements if isinstance(elements, Tensor) else test_elements)._impl.device  # type: ignore[union-attr]
+    a, b = _isin_operand(elements, device), _isin_operand(test_elements, device)
+    checked = result_type(*(x for x in (elements, test_elements) if isinstance(x, Tensor)))
+    if checked is bool_ or checked.is_complex:
+        raise RuntimeError(f"Unsupported input type encountered for isin(): {checked.scalar_type_name}")
+    common = result_type(a, b)
+    sizes = a._impl.sizes if isinstance(elements, Tensor) else ()
+    if is_meta(device):
+        return sizes, None, device
+    x = array(a).astype(common.numpy_dtype)
+    y = array(b).astype(common.numpy_dtype)
+    return sizes, np.isin(x, y, assume_unique=assume_unique, invert=invert).reshape(sizes), device
+
+
+def _isin(
+    elements: Tensor | Number,
+    test_elements: Tensor | Number,
+    *,
+    assume_unique: bool = False,
+    invert: bool = False,
+) -> Tensor:
+    """Whether each of `elements` occurs in `test_elements` (the reverse with `invert`)."""
+    sizes, values, device = _isin_values(elements, test_elements, assume_unique, invert)
+    out: Tensor = aten_op("empty.memory_format")(list(sizes), dtype=bool_, device=device)
+    if values is not None:
+        array(out)[...] = values
+    return out
+
+
+def _isin_out(
+    elements: Tensor | Number,
+    test_elements: Tensor | Number,
+    *,
+    assume_unique: bool = False,
+    invert: bool = False,
+    out: Tensor,
+) -> Tensor:
+    sizes, values, _ = _isin_values(elements, test_elements, assume_unique, invert)
+    check_out_dtype(out, bool_)
+    resize_output(out, sizes)
+    if values is not None:
+        array(out)[...] = values
+    return out
+
+
+register_variants("isin", {"": _isin, "_out": _isin_out})
+
 
 __all__ = ["digamma_array", "i0_array", "i1_array", "lgamma_array", "polygamma_array"]
