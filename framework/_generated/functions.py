@@ -125,6 +125,7 @@ convolution = function("convolution")
 convolution_backward = function("convolution_backward")
 copy = function("copy")
 copysign = function("copysign")
+corrcoef = function("corrcoef")
 cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
@@ -132,6 +133,7 @@ cosh_ = function("cosh_")
 cosine_embedding_loss = function("cosine_embedding_loss")
 cosine_similarity = function("cosine_similarity")
 count_nonzero = function("count_nonzero")
+cov = function("cov")
 cross = function("cross")
 cross_entropy_loss = function("cross_entropy_loss")
 cummax = function("cummax")
@@ -612,6 +614,7 @@ __all__ = [
     "convolution_backward",
     "copy",
     "copysign",
+    "corrcoef",
     "cos",
     "cos_",
     "cosh",
@@ -619,6 +622,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "count_nonzero",
+    "cov",
     "cross",
     "cross_entropy_loss",
     "cummax",

@@ -364,3 +364,44 @@ def test_histc_bincount_isin() -> None:
     assert framework.isin(4, e).item() is True
     with pytest.raises(RuntimeError, match="Unsupported input type encountered for isin\\(\\): Bool"):
         framework.isin(framework.tensor([True]), framework.tensor([True]))
+
+
+def test_cov_corrcoef() -> None:
+    x = np.array([[1.0, 2.0, 3.0, 7.0], [2.0, 1.0, 0.5, -1.0], [0.0, 4.0, 1.0, 2.0]])
+    f, a = np.array([1, 2, 3, 1]), np.array([0.5, 1.0, 2.0, 1.0])
+    np.testing.assert_allclose(framework.cov(_t(x)).numpy(), np.cov(x), rtol=1e-14)
+    np.testing.assert_allclose(
+        framework.cov(_t(x), correction=0, fweights=framework.tensor(f), aweights=_t(a)).numpy(),
+        np.cov(x, ddof=0, fweights=f, aweights=a),
+        rtol=1e-14,
+    )
+    np.testing.assert_allclose(
+        framework.cov(_t(x), correction=2, aweights=_t(a)).numpy(), np.cov(x, ddof=2, aweights=a), rtol=1e-14
+    )
+    np.testing.assert_allclose(framework.corrcoef(_t(x)).numpy(), np.corrcoef(x), rtol=1e-14)
+    assert framework.corrcoef(_t([1.0, 2.0, 3.0])).item() == 1.0
+    x_grad = _t(x).requires_grad_()
+    assert framework.cov(x_grad).grad_fn.name() == "SqueezeBackward0"
+    assert framework.corrcoef(x_grad).grad_fn.name() == "ClampBackward1"
+    with pytest.raises(RuntimeError, match="cov\\(\\): fweights cannot be negative"):
+        framework.cov(_t(x), fweights=framework.tensor([-1, 2, 3, 1]))
+    with pytest.raises(
+        RuntimeError, match="expected aweights to have floating point dtype but got aweights with Long"
+    ):
+        framework.cov(_t(x), aweights=framework.tensor(f))
+    with pytest.warns(UserWarning, match="degrees of freedom is <= 0"):
+        assert np.isinf(framework.cov(_t(x), correction=5).numpy()).all()
+
+
+def test_cov_corrcoef_gradients_against_torch() -> None:
+    torch = pytest.importorskip("torch")
+    x = np.random.default_rng(0).uniform(-1, 1, (3, 5))
+    a = np.random.default_rng(1).uniform(0.5, 2, 5)
+    for name, kwargs in (("cov", {"aweights": a}), ("corrcoef", {})):
+        ours = framework.from_numpy(x.copy()).requires_grad_()
+        theirs = torch.from_numpy(x.copy()).requires_grad_()
+        extra_ours = {k: framework.from_numpy(v) for k, v in kwargs.items()}
+        extra_theirs = {k: torch.from_numpy(v) for k, v in kwargs.items()}
+        getattr(framework, name)(ours, **extra_ours).sum().backward()
+        getattr(torch, name)(theirs, **extra_theirs).sum().backward()
+        np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-12, atol=1e-14)

@@ -14,6 +14,7 @@ below |x| = 30 and their asymptotic expansions above."""
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -40,6 +41,7 @@ from framework.ops.kernels._registry import (
     structured,
     wrap_dim,
 )
+from framework.ops.kernels.linalg_decomp import conj
 from framework.ops.kernels.pointwise import (
     _binary_impl,
     _binary_meta,
@@ -1116,6 +1118,100 @@ def _isin_out(
 
 
 register_variants("isin", {"": _isin, "_out": _isin_out})
+
+
+# ---- cov, corrcoef (CompositeImplicitAutograd: their graphs record the operators they call) --------------
+
+
+def _check_observation_weights(name: str, w: Tensor, observations: int, integral: bool) -> None:
+    if w._impl.dim() > 1:
+        raise RuntimeError(
+            f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
+            f"{w._impl.dim()} dimensions"
+        )
+    d = w._impl.dtype
+    if integral and not _is_integral(d):
+        raise RuntimeError(
+            f"cov(): expected {name} to have integral dtype but got {name} with {d.scalar_type_name} dtype"
+        )
+    if not integral and not d.is_floating_point:
+        raise RuntimeError(
+            f"cov(): expected {name} to have floating point dtype but got {name} with "
+            f"{d.scalar_type_name} dtype"
+        )
+    if w._impl.numel() != observations:
+        raise RuntimeError(
+            f"cov(): expected {name} to have the same numel as there are observations in the input but got "
+            f"{w._impl.numel()} != {observations}"
+        )
+    if observations > 0 and bool(w.min() < 0):
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
+def _cov(
+    self: Tensor, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None
+) -> Tensor:
+    """The covariance of the variables in `self`'s rows (a 1-d `self` is one variable) over its
+    columns, the observations, weighted by frequency `fweights` and importance `aweights`, with
+    `correction` degrees of freedom less (a warning and infinities when none are left)."""
+    if self.dim() > 2:
+        raise RuntimeError(
+            "cov(): expected input to have two or fewer dimensions but got an input with "
+            f"{self.dim()} dimensions"
+        )
+    x = self.view(1, -1) if self.dim() < 2 else self
+    observations = x.shape[1]
+    weights = None
+    if fweights is not None:
+        _check_observation_weights("fweights", fweights, observations, integral=True)
+        weights = fweights
+    if aweights is not None:
+        _check_observation_weights("aweights", aweights, observations, integral=False)
+        weights = aweights if weights is None else weights * aweights
+    total: Tensor | int = weights.sum() if weights is not None else observations
+    average = (x * weights if weights is not None else x).sum(1) / total
+    norm_factor: Tensor | int
+    if weights is not None and aweights is not None and correction != 0:
+        norm_factor = total - correction * (weights * aweights).sum() / total
+    else:
+        norm_factor = total - correction
+    if bool(norm_factor <= 0):
+        warnings.warn(
+            "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+            "observations.",
+            UserWarning,
+            stacklevel=4,
+        )
+        norm_factor = norm_factor * 0
+    centered = x - average.unsqueeze(1)
+    weighted = centered * weights if weights is not None else centered
+    product = centered.mm(conj(weighted.t()) if weighted.is_complex() else weighted.t())
+    result: Tensor = product.div(norm_factor).squeeze()
+    return result
+
+
+def _corrcoef(self: Tensor) -> Tensor:
+    """The Pearson correlation coefficients of `self`'s rows: cov scaled by the standard
+    deviations on both sides, clipped to [-1, 1] (each part of a complex one; c / c for a single
+    variable: 1 or NaN)."""
+    c = _cov(self)
+    if c.dim() == 0:
+        ratio: Tensor = c / c
+        return ratio
+    diagonal = c.diagonal()
+    deviation = (aten_op("real.default")(diagonal) if diagonal.is_complex() else diagonal).sqrt()
+    c = c / deviation.view(-1, 1)
+    c = c / deviation.view(1, -1)
+    if c.is_complex():
+        parts = [aten_op(f"{part}.default")(c).clip(-1, 1) for part in ("real", "imag")]
+        joined: Tensor = aten_op("view_as_complex.default")(aten_op("stack.default")(parts, -1))
+        return joined
+    clipped: Tensor = c.clip(-1, 1)
+    return clipped
+
+
+register_variants("cov", {"": _cov})
+register_variants("corrcoef", {"": _corrcoef})
 
 
 __all__ = ["digamma_array", "i0_array", "i1_array", "lgamma_array", "polygamma_array"]
