@@ -106,6 +106,7 @@ from framework import linalg as linalg  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
 from framework import return_types as return_types  # noqa: E402
+from framework import special as special  # noqa: E402
 from framework import utils as utils  # noqa: E402
 from framework._tensor_type import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
 from framework.func import vmap as vmap  # noqa: E402
@@ -235,6 +236,7 @@ __all__ = [
     "set_printoptions",
     "set_rng_state",
     "short",
+    "special",
     "strided",
     "tensor",
     "tensordot",

@@ -34,8 +34,11 @@ _unique2 = function("_unique2")
 _unsafe_view = function("_unsafe_view")
 abs = function("abs")
 abs_ = function("abs_")
+absolute = function("absolute")
 acos = function("acos")
 acos_ = function("acos_")
+acosh = function("acosh")
+acosh_ = function("acosh_")
 adaptive_avg_pool1d = function("adaptive_avg_pool1d")
 adaptive_avg_pool2d = function("adaptive_avg_pool2d")
 adaptive_avg_pool3d = function("adaptive_avg_pool3d")
@@ -62,6 +65,19 @@ amin = function("amin")
 aminmax = function("aminmax")
 any = function("any")
 arange = function("arange")
+arccos = function("arccos")
+arccos_ = function("arccos_")
+arccosh = function("arccosh")
+arccosh_ = function("arccosh_")
+arcsin = function("arcsin")
+arcsin_ = function("arcsin_")
+arcsinh = function("arcsinh")
+arcsinh_ = function("arcsinh_")
+arctan = function("arctan")
+arctan2 = function("arctan2")
+arctan_ = function("arctan_")
+arctanh = function("arctanh")
+arctanh_ = function("arctanh_")
 argmax = function("argmax")
 argmin = function("argmin")
 argsort = function("argsort")
@@ -71,26 +87,35 @@ as_strided_ = function("as_strided_")
 as_strided_scatter = function("as_strided_scatter")
 asin = function("asin")
 asin_ = function("asin_")
+asinh = function("asinh")
+asinh_ = function("asinh_")
 atan = function("atan")
 atan2 = function("atan2")
 atan_ = function("atan_")
+atanh = function("atanh")
+atanh_ = function("atanh_")
 avg_pool1d = function("avg_pool1d")
 avg_pool2d = function("avg_pool2d")
 avg_pool2d_backward = function("avg_pool2d_backward")
 avg_pool3d = function("avg_pool3d")
 avg_pool3d_backward = function("avg_pool3d_backward")
 baddbmm = function("baddbmm")
+bartlett_window = function("bartlett_window")
 batch_norm = function("batch_norm")
 bernoulli = function("bernoulli")
 bilinear = function("bilinear")
 binary_cross_entropy = function("binary_cross_entropy")
 binary_cross_entropy_backward = function("binary_cross_entropy_backward")
 binary_cross_entropy_with_logits = function("binary_cross_entropy_with_logits")
+bincount = function("bincount")
 bitwise_and = function("bitwise_and")
+bitwise_left_shift = function("bitwise_left_shift")
 bitwise_not = function("bitwise_not")
 bitwise_not_ = function("bitwise_not_")
 bitwise_or = function("bitwise_or")
+bitwise_right_shift = function("bitwise_right_shift")
 bitwise_xor = function("bitwise_xor")
+blackman_window = function("blackman_window")
 bmm = function("bmm")
 broadcast_to = function("broadcast_to")
 bucketize = function("bucketize")
@@ -128,6 +153,7 @@ convolution = function("convolution")
 convolution_backward = function("convolution_backward")
 copy = function("copy")
 copysign = function("copysign")
+corrcoef = function("corrcoef")
 cos = function("cos")
 cos_ = function("cos_")
 cosh = function("cosh")
@@ -135,6 +161,7 @@ cosh_ = function("cosh_")
 cosine_embedding_loss = function("cosine_embedding_loss")
 cosine_similarity = function("cosine_similarity")
 count_nonzero = function("count_nonzero")
+cov = function("cov")
 cross = function("cross")
 cross_entropy_loss = function("cross_entropy_loss")
 cummax = function("cummax")
@@ -151,8 +178,10 @@ diagflat = function("diagflat")
 diagonal = function("diagonal")
 diagonal_scatter = function("diagonal_scatter")
 diff = function("diff")
+digamma = function("digamma")
 dist = function("dist")
 div = function("div")
+divide = function("divide")
 dot = function("dot")
 dropout = function("dropout")
 dsplit = function("dsplit")
@@ -185,6 +214,8 @@ feature_alpha_dropout_ = function("feature_alpha_dropout_")
 feature_dropout = function("feature_dropout")
 feature_dropout_ = function("feature_dropout_")
 fill_ = function("fill_")
+fix = function("fix")
+fix_ = function("fix_")
 flatten = function("flatten")
 flip = function("flip")
 fliplr = function("fliplr")
@@ -193,13 +224,18 @@ float_power = function("float_power")
 floor = function("floor")
 floor_ = function("floor_")
 floor_divide = function("floor_divide")
+fmax = function("fmax")
+fmin = function("fmin")
 fmod = function("fmod")
 frac = function("frac")
 frac_ = function("frac_")
+frexp = function("frexp")
 frobenius_norm = function("frobenius_norm")
 full = function("full")
 full_like = function("full_like")
 gather = function("gather")
+gcd = function("gcd")
+gcd_ = function("gcd_")
 ge = function("ge")
 gelu = function("gelu")
 gelu_ = function("gelu_")
@@ -207,8 +243,12 @@ gelu_backward = function("gelu_backward")
 ger = function("ger")
 glu = function("glu")
 glu_backward = function("glu_backward")
+greater = function("greater")
+greater_equal = function("greater_equal")
 group_norm = function("group_norm")
 gt = function("gt")
+hamming_window = function("hamming_window")
+hann_window = function("hann_window")
 hardshrink = function("hardshrink")
 hardshrink_backward = function("hardshrink_backward")
 hardsigmoid = function("hardsigmoid")
@@ -222,11 +262,14 @@ hardtanh_ = function("hardtanh_")
 hardtanh_backward = function("hardtanh_backward")
 heaviside = function("heaviside")
 hinge_embedding_loss = function("hinge_embedding_loss")
+histc = function("histc")
 hsplit = function("hsplit")
 hstack = function("hstack")
 huber_loss = function("huber_loss")
 huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
+i0 = function("i0")
+i0_ = function("i0_")
 im2col = function("im2col")
 imag = function("imag")
 index = function("index")
@@ -240,20 +283,34 @@ index_select = function("index_select")
 inner = function("inner")
 instance_norm = function("instance_norm")
 inverse = function("inverse")
+is_same_size = function("is_same_size")
+is_signed = function("is_signed")
 isclose = function("isclose")
 isfinite = function("isfinite")
+isin = function("isin")
 isinf = function("isinf")
 isnan = function("isnan")
+isneginf = function("isneginf")
+isposinf = function("isposinf")
+isreal = function("isreal")
+kaiser_window = function("kaiser_window")
 kl_div = function("kl_div")
 kron = function("kron")
 kthvalue = function("kthvalue")
 l1_loss = function("l1_loss")
 layer_norm = function("layer_norm")
+lcm = function("lcm")
+lcm_ = function("lcm_")
+ldexp = function("ldexp")
+ldexp_ = function("ldexp_")
 le = function("le")
 leaky_relu = function("leaky_relu")
 leaky_relu_ = function("leaky_relu_")
 leaky_relu_backward = function("leaky_relu_backward")
 lerp = function("lerp")
+less = function("less")
+less_equal = function("less_equal")
+lgamma = function("lgamma")
 linear = function("linear")
 linspace = function("linspace")
 log = function("log")
@@ -270,6 +327,7 @@ log_sigmoid_forward = function("log_sigmoid_forward")
 log_softmax = function("log_softmax")
 logaddexp = function("logaddexp")
 logaddexp2 = function("logaddexp2")
+logcumsumexp = function("logcumsumexp")
 logdet = function("logdet")
 logical_and = function("logical_and")
 logical_not = function("logical_not")
@@ -278,6 +336,7 @@ logical_or = function("logical_or")
 logical_xor = function("logical_xor")
 logit = function("logit")
 logit_ = function("logit_")
+logspace = function("logspace")
 logsumexp = function("logsumexp")
 lt = function("lt")
 lu_solve = function("lu_solve")
@@ -322,7 +381,9 @@ multilabel_margin_loss = function("multilabel_margin_loss")
 multilabel_margin_loss_backward = function("multilabel_margin_loss_backward")
 multilabel_margin_loss_forward = function("multilabel_margin_loss_forward")
 multinomial = function("multinomial")
+multiply = function("multiply")
 mv = function("mv")
+mvlgamma = function("mvlgamma")
 nan_to_num = function("nan_to_num")
 nan_to_num_ = function("nan_to_num_")
 nanmean = function("nanmean")
@@ -340,6 +401,9 @@ native_layer_norm_backward = function("native_layer_norm_backward")
 ne = function("ne")
 neg = function("neg")
 neg_ = function("neg_")
+negative = function("negative")
+negative_ = function("negative_")
+nextafter = function("nextafter")
 nll_loss = function("nll_loss")
 nll_loss_backward = function("nll_loss_backward")
 nll_loss_forward = function("nll_loss_forward")
@@ -347,6 +411,7 @@ nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
 normal = function("normal")
+not_equal = function("not_equal")
 nuclear_norm = function("nuclear_norm")
 one_hot = function("one_hot")
 ones = function("ones")
@@ -361,6 +426,8 @@ pixel_shuffle = function("pixel_shuffle")
 pixel_unshuffle = function("pixel_unshuffle")
 poisson = function("poisson")
 poisson_nll_loss = function("poisson_nll_loss")
+polygamma = function("polygamma")
+positive = function("positive")
 pow = function("pow")
 prelu = function("prelu")
 prod = function("prod")
@@ -390,6 +457,7 @@ relu6 = function("relu6")
 relu6_ = function("relu6_")
 relu_ = function("relu_")
 remainder = function("remainder")
+renorm = function("renorm")
 repeat_interleave = function("repeat_interleave")
 replication_pad1d = function("replication_pad1d")
 replication_pad1d_backward = function("replication_pad1d_backward")
@@ -432,6 +500,8 @@ silu_ = function("silu_")
 silu_backward = function("silu_backward")
 sin = function("sin")
 sin_ = function("sin_")
+sinc = function("sinc")
+sinc_ = function("sinc_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
@@ -458,6 +528,7 @@ stack = function("stack")
 std = function("std")
 std_mean = function("std_mean")
 sub = function("sub")
+subtract = function("subtract")
 sum = function("sum")
 svd = function("svd")
 swapaxes = function("swapaxes")
@@ -485,6 +556,7 @@ tril_indices = function("tril_indices")
 triplet_margin_loss = function("triplet_margin_loss")
 triu = function("triu")
 triu_indices = function("triu_indices")
+true_divide = function("true_divide")
 trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
@@ -549,8 +621,11 @@ __all__ = [
     "_unsafe_view",
     "abs",
     "abs_",
+    "absolute",
     "acos",
     "acos_",
+    "acosh",
+    "acosh_",
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
     "adaptive_avg_pool3d",
@@ -577,6 +652,19 @@ __all__ = [
     "aminmax",
     "any",
     "arange",
+    "arccos",
+    "arccos_",
+    "arccosh",
+    "arccosh_",
+    "arcsin",
+    "arcsin_",
+    "arcsinh",
+    "arcsinh_",
+    "arctan",
+    "arctan2",
+    "arctan_",
+    "arctanh",
+    "arctanh_",
     "argmax",
     "argmin",
     "argsort",
@@ -586,26 +674,35 @@ __all__ = [
     "as_strided_scatter",
     "asin",
     "asin_",
+    "asinh",
+    "asinh_",
     "atan",
     "atan2",
     "atan_",
+    "atanh",
+    "atanh_",
     "avg_pool1d",
     "avg_pool2d",
     "avg_pool2d_backward",
     "avg_pool3d",
     "avg_pool3d_backward",
     "baddbmm",
+    "bartlett_window",
     "batch_norm",
     "bernoulli",
     "bilinear",
     "binary_cross_entropy",
     "binary_cross_entropy_backward",
     "binary_cross_entropy_with_logits",
+    "bincount",
     "bitwise_and",
+    "bitwise_left_shift",
     "bitwise_not",
     "bitwise_not_",
     "bitwise_or",
+    "bitwise_right_shift",
     "bitwise_xor",
+    "blackman_window",
     "bmm",
     "broadcast_to",
     "bucketize",
@@ -643,6 +740,7 @@ __all__ = [
     "convolution_backward",
     "copy",
     "copysign",
+    "corrcoef",
     "cos",
     "cos_",
     "cosh",
@@ -650,6 +748,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "count_nonzero",
+    "cov",
     "cross",
     "cross_entropy_loss",
     "cummax",
@@ -666,8 +765,10 @@ __all__ = [
     "diagonal",
     "diagonal_scatter",
     "diff",
+    "digamma",
     "dist",
     "div",
+    "divide",
     "dot",
     "dropout",
     "dsplit",
@@ -700,6 +801,8 @@ __all__ = [
     "feature_dropout",
     "feature_dropout_",
     "fill_",
+    "fix",
+    "fix_",
     "flatten",
     "flip",
     "fliplr",
@@ -708,13 +811,18 @@ __all__ = [
     "floor",
     "floor_",
     "floor_divide",
+    "fmax",
+    "fmin",
     "fmod",
     "frac",
     "frac_",
+    "frexp",
     "frobenius_norm",
     "full",
     "full_like",
     "gather",
+    "gcd",
+    "gcd_",
     "ge",
     "gelu",
     "gelu_",
@@ -722,8 +830,12 @@ __all__ = [
     "ger",
     "glu",
     "glu_backward",
+    "greater",
+    "greater_equal",
     "group_norm",
     "gt",
+    "hamming_window",
+    "hann_window",
     "hardshrink",
     "hardshrink_backward",
     "hardsigmoid",
@@ -737,11 +849,14 @@ __all__ = [
     "hardtanh_backward",
     "heaviside",
     "hinge_embedding_loss",
+    "histc",
     "hsplit",
     "hstack",
     "huber_loss",
     "huber_loss_backward",
     "hypot",
+    "i0",
+    "i0_",
     "im2col",
     "imag",
     "index",
@@ -755,20 +870,34 @@ __all__ = [
     "inner",
     "instance_norm",
     "inverse",
+    "is_same_size",
+    "is_signed",
     "isclose",
     "isfinite",
+    "isin",
     "isinf",
     "isnan",
+    "isneginf",
+    "isposinf",
+    "isreal",
+    "kaiser_window",
     "kl_div",
     "kron",
     "kthvalue",
     "l1_loss",
     "layer_norm",
+    "lcm",
+    "lcm_",
+    "ldexp",
+    "ldexp_",
     "le",
     "leaky_relu",
     "leaky_relu_",
     "leaky_relu_backward",
     "lerp",
+    "less",
+    "less_equal",
+    "lgamma",
     "linear",
     "linspace",
     "log",
@@ -785,6 +914,7 @@ __all__ = [
     "log_softmax",
     "logaddexp",
     "logaddexp2",
+    "logcumsumexp",
     "logdet",
     "logical_and",
     "logical_not",
@@ -793,6 +923,7 @@ __all__ = [
     "logical_xor",
     "logit",
     "logit_",
+    "logspace",
     "logsumexp",
     "lt",
     "lu_solve",
@@ -837,7 +968,9 @@ __all__ = [
     "multilabel_margin_loss_backward",
     "multilabel_margin_loss_forward",
     "multinomial",
+    "multiply",
     "mv",
+    "mvlgamma",
     "nan_to_num",
     "nan_to_num_",
     "nanmean",
@@ -855,6 +988,9 @@ __all__ = [
     "ne",
     "neg",
     "neg_",
+    "negative",
+    "negative_",
+    "nextafter",
     "nll_loss",
     "nll_loss_backward",
     "nll_loss_forward",
@@ -862,6 +998,7 @@ __all__ = [
     "nonzero",
     "norm",
     "normal",
+    "not_equal",
     "nuclear_norm",
     "one_hot",
     "ones",
@@ -876,6 +1013,8 @@ __all__ = [
     "pixel_unshuffle",
     "poisson",
     "poisson_nll_loss",
+    "polygamma",
+    "positive",
     "pow",
     "prelu",
     "prod",
@@ -905,6 +1044,7 @@ __all__ = [
     "relu6_",
     "relu_",
     "remainder",
+    "renorm",
     "repeat_interleave",
     "replication_pad1d",
     "replication_pad1d_backward",
@@ -947,6 +1087,8 @@ __all__ = [
     "silu_backward",
     "sin",
     "sin_",
+    "sinc",
+    "sinc_",
     "sinh",
     "sinh_",
     "slice",
@@ -973,6 +1115,7 @@ __all__ = [
     "std",
     "std_mean",
     "sub",
+    "subtract",
     "sum",
     "svd",
     "swapaxes",
@@ -1000,6 +1143,7 @@ __all__ = [
     "triplet_margin_loss",
     "triu",
     "triu_indices",
+    "true_divide",
     "trunc",
     "trunc_",
     "unbind",

@@ -111,6 +111,28 @@ class cummin_out(NamedTuple):
 cummin_out.__module__ = "framework.return_types"
 
 
+class frexp(NamedTuple):
+    mantissa: Tensor
+    exponent: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+frexp.__module__ = "framework.return_types"
+
+
+class frexp_out(NamedTuple):
+    mantissa: Tensor
+    exponent: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+frexp_out.__module__ = "framework.return_types"
+
+
 class kthvalue(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -524,6 +546,8 @@ __all__ = [
     "cummax_out",
     "cummin",
     "cummin_out",
+    "frexp",
+    "frexp_out",
     "kthvalue",
     "kthvalue_out",
     "linalg_cholesky_ex",

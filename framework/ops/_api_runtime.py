@@ -59,7 +59,10 @@ def _out_twin_of(schema: FunctionSchema) -> tuple[tuple[Any, ...], str] | None:
 
 SKIP_PYTHON_BINDINGS: Final = frozenset(
     f"aten::{name}.{overload}"
-    for name in ("add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_")
+    for name in (
+        *("add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_", "subtract", "subtract_"),
+        *("multiply", "multiply_", "divide", "divide_", "true_divide", "true_divide_"),
+    )
     for overload in ("Scalar", "Scalar_out", "Scalar_mode", "Scalar_mode_out")
 ) | {"aten::unique_consecutive"}
 """Schemas PyTorch keeps out of the Python API: a Python number there becomes a wrapped-number

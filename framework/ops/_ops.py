@@ -147,7 +147,7 @@ class OpNamespace:
         if packet is not None and packet._refresh():
             return packet
         qualified = f"{self._ns}::{name}"
-        if name.startswith("__") or not _DISPATCHER.find_overloads(qualified):
+        if not _DISPATCHER.find_overloads(qualified):  # (dunder operators such as aten::__lshift__ exist)
             raise AttributeError(f"'_OpNamespace' '{self._ns}' object has no attribute '{name}'")
         packet = self._packets[name] = OpOverloadPacket(qualified)
         return packet

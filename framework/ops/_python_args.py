@@ -210,6 +210,7 @@ ALLOW_NUMBERS_AS_TENSORS: Final = frozenset(
     (
         "add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_",
         "true_divide", "true_divide_", "floor_divide", "floor_divide_", "copy_", "to", "_to_copy",
+        "subtract", "subtract_", "multiply", "multiply_", "divide", "divide_",
     )
 )  # fmt: skip
 """Python names whose Tensor parameters also take Python numbers (PyTorch's list)."""

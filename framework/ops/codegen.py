@@ -89,6 +89,8 @@ REFLECTED: Final[tuple[tuple[str, str, bool], ...]] = (
     ("__rmod__", "remainder", True),
     ("__rpow__", "pow", True),
     ("__rmatmul__", "matmul", True),
+    ("__rlshift__", "bitwise_left_shift", True),
+    ("__rrshift__", "bitwise_right_shift", True),
 )
 UNARY_OPERATORS: Final[tuple[tuple[str, str], ...]] = (
     ("__neg__", "neg"),

@@ -12,6 +12,7 @@ import ad_samples_activation
 import ad_samples_indexing
 import ad_samples_linalg
 import ad_samples_linalg_more
+import ad_samples_math
 import ad_samples_nn
 import ad_samples_nn3d
 import ad_samples_nn_misc
@@ -44,6 +45,7 @@ MODULES = (
     ad_samples_activation,
     ad_samples_linalg,
     ad_samples_linalg_more,
+    ad_samples_math,
     ad_samples_nn_more,
     ad_samples_shapes_more,
     ad_samples_indexing,

@@ -162,6 +162,7 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "bernoulli": {"self": _PROBABILITIES},
     "bernoulli_": {"p": _PROBABILITIES},
     "bucketize": {"boundaries": Tensor((3,))},
+    "bincount": {"self": Tensor((3,), "int64", [0, 2, 2])},
     "prelu": {"weight": Tensor((3,))},
     "glu_backward": {"grad_output": Tensor((1, 3))},
     "cosine_embedding_loss": {"target": Tensor((2,))},
@@ -599,6 +600,20 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
         for op in _PAD3D_OPS
     },
     ("col2im", "output_size"): [4, 4],
+    # math, special functions, statistics
+    ("bitwise_left_shift", "self"): 2,
+    ("bitwise_right_shift", "self"): 2,
+    ("mvlgamma", "p"): 1,
+    ("mvlgamma_", "p"): 1,
+    **{(op, "p"): 2 for op in ("renorm", "renorm_")},
+    **{(op, "maxnorm"): 1.0 for op in ("renorm", "renorm_")},
+    ("isin", "element"): 2,
+    ("isin", "test_element"): 2,
+    **{
+        (op, name): value
+        for op in ("hann_window", "hamming_window", "bartlett_window", "blackman_window", "kaiser_window")
+        for name, value in (("window_length", 4), ("periodic", True), ("alpha", 0.5), ("beta", 0.4))
+    },
 }
 
 

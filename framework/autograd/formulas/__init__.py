@@ -9,7 +9,17 @@ from types import ModuleType
 from typing import Any, Final
 
 from framework.autograd.engine import sum_to
-from framework.autograd.formulas import activation, indexing, linalg, nn, nn_more, pointwise, shapes, sorting
+from framework.autograd.formulas import (
+    activation,
+    indexing,
+    linalg,
+    math_more,
+    nn,
+    nn_more,
+    pointwise,
+    shapes,
+    sorting,
+)
 
 
 def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Any]:
@@ -22,4 +32,4 @@ def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Any]:
     return helpers
 
 
-HELPERS: Final = _collect((pointwise, shapes, nn, sorting, activation, linalg, nn_more, indexing))
+HELPERS: Final = _collect((pointwise, shapes, nn, sorting, activation, linalg, nn_more, indexing, math_more))

@@ -9,6 +9,7 @@ from framework.ops.kernels import linalg as linalg
 from framework.ops.kernels import linalg_decomp as linalg_decomp
 from framework.ops.kernels import linalg_extra as linalg_extra
 from framework.ops.kernels import linalg_more as linalg_more
+from framework.ops.kernels import math_more as math_more
 from framework.ops.kernels import nn as nn
 from framework.ops.kernels import nn3d as nn3d
 from framework.ops.kernels import nn_misc as nn_misc
