@@ -1,5 +1,6 @@
 """`gradcheck` and `gradgradcheck`: compare the gradients autograd computes with central finite
-differences (PyTorch's slow mode, with its default tolerances and failure report)."""
+differences, PyTorch's slow mode (whole Jacobians) or fast mode (one random projection of each
+Jacobian), with PyTorch's default tolerances and failure report."""
 
 from __future__ import annotations
 
@@ -113,9 +114,16 @@ def gradcheck(
     rtol: float = 1e-3,
     raise_exception: bool = True,
     nondet_tol: float = 0.0,
+    fast_mode: bool = False,
 ) -> bool:
     """Check the gradients of `func` at `inputs` (the tensors among them that require grad)
-    against finite differences; float64 inputs are expected."""
+    against finite differences; float64 inputs are expected.
+
+    `fast_mode=True` is PyTorch's fast gradcheck: instead of whole Jacobians J it compares the
+    scalars v^T J u for random unit vectors u (per input) and v (per output), one backward pass
+    and two evaluations of `func` per pair instead of one per element, with `atol` scaled by
+    sum(u) * sum(v) as PyTorch does. When that check fails, the Jacobians are recomputed in slow
+    mode for the report. Complex inputs or outputs are checked in slow mode."""
     import framework
 
     args = _as_tuple(inputs)
@@ -147,29 +155,166 @@ def gradcheck(
         produced = _tensors(func(*values))
         return tuple(produced[i] for i in differentiable)
 
-    numerical = _numerical(differentiable_outputs, args, diff, [o.numel() for o in outputs], eps)
+    complex_values = any(t.dtype.is_complex for t in (*diff, *outputs))
+    if fast_mode and not complex_values:
+        failure = _fast_check(differentiable_outputs, args, diff, outputs, eps, atol, rtol, nondet_tol)
+    else:
+        failure = _slow_check(differentiable_outputs, args, diff, outputs, eps, atol, rtol, nondet_tol)
+    return True if not failure else _fail(failure, raise_exception)
+
+
+_NOT_REENTRANT = (
+    "Backward is not reentrant, i.e., running backward with same input and grad_output multiple times "
+    "gives different values, although analytical gradient matches numerical gradient.The tolerance for "
+    "nondeterminism was {nondet_tol}.\n\n"
+    "NOTE: If your op relies on non-deterministic operations i.e., it is listed here:\n"
+    "https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html\n"
+    "this failure might be expected.\n\n"
+    "If you are adding a new operator, please file an issue and then use one of the\n"
+    "workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.\n"
+    "If the test\n"
+    "- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck\n"
+    "  with `nondet_tol=<tol>` as a keyword argument.\n"
+    "- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test\n"
+    "  to have `gradcheck_nondet_tol=<tol>`.\n"
+    "- is a Module test (e.g., in common_nn.py), then modify the corresponding\n"
+    "  module_test entry to have `gradcheck_nondet_tol=<tol>`\n"
+)
+_FAST_MODE_NOTE = (
+    "\nThe above quantities relating the numerical and analytical jacobians are computed \n"
+    "in fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more background \n"
+    "about fast mode. Below, we recompute numerical and analytical jacobians in slow mode:\n\n"
+)
+_FAST_FAIL_SLOW_OK = (
+    "Fast gradcheck failed but element-wise differences are small. This means that the\n"
+    "test might've passed in slow_mode!\n\n"
+    "If you are adding a new operator, please file an issue and then use one of the\n"
+    "workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck:\n\n"
+    "If the test\n"
+    "- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck\n"
+    "  with `fast_mode=False` as a keyword argument.\n"
+    "- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test\n"
+    "  to have `gradcheck_fast_mode=False`\n"
+    "- is a Module test (e.g., in common_nn.py), then modify the corresponding\n"
+    "  module_test entry to have `gradcheck_fast_mode=False`"
+)
+
+
+def _slow_check(
+    fn: Callable[..., tuple[Tensor, ...]],
+    args: tuple[Any, ...],
+    diff: list[Tensor],
+    outputs: Sequence[Tensor],
+    eps: float,
+    atol: float,
+    rtol: float,
+    nondet_tol: float,
+) -> str:
+    """PyTorch's slow mode: "" when every Jacobian matches its finite differences and a second
+    backward pass gives the same Jacobians, else PyTorch's message for the first failure."""
+    import framework
+
+    numerical = _numerical(fn, args, diff, [o.numel() for o in outputs], eps)
     analytical = _analytical(outputs, diff)
     for i in range(len(diff)):
         for o in range(len(outputs)):
             a, n = analytical[i][o], numerical[i][o]
             if not np.all(np.abs(a - n) <= atol + rtol * np.abs(n)):
-                return _fail(
+                return (
                     f"Jacobian mismatch for output {o} with respect to input {i},\n"
                     f"numerical:{framework.tensor(n, dtype=framework.float64)}\n"
-                    f"analytical:{framework.tensor(a, dtype=framework.float64)}\n",
-                    raise_exception,
+                    f"analytical:{framework.tensor(a, dtype=framework.float64)}\n"
                 )
-    again = _analytical(differentiable_outputs(*args), diff)
+    again = _analytical(fn(*args), diff)
     for i in range(len(diff)):
         for o in range(len(outputs)):
             if np.max(np.abs(again[i][o] - analytical[i][o]), initial=0.0) > nondet_tol:
-                return _fail(
-                    "Backward is not reentrant, i.e., running backward with same input and grad_output "
-                    "multiple times gives different values, although analytical gradient matches "
-                    f"numerical gradient.The tolerance for nondeterminism was {nondet_tol}.",
-                    raise_exception,
-                )
-    return True
+                return _NOT_REENTRANT.format(nondet_tol=nondet_tol)
+    return ""
+
+
+def _unit_vector(t: Tensor, generator: Any) -> npt.NDArray[np.float64]:
+    """PyTorch's fast-mode vector for `t`: `t.numel()` uniform float32 draws from `generator`,
+    in float64, scaled to norm 1, in `t`'s shape."""
+    import framework
+
+    vector = framework.rand(t.numel(), generator=generator)._impl.numpy_view().astype(np.float64)
+    return (vector / np.linalg.norm(vector)).reshape(t.shape)
+
+
+def _fast_check(
+    fn: Callable[..., tuple[Tensor, ...]],
+    args: tuple[Any, ...],
+    diff: list[Tensor],
+    outputs: Sequence[Tensor],
+    eps: float,
+    atol: float,
+    rtol: float,
+    nondet_tol: float,
+) -> str:
+    """PyTorch's fast mode: for input i and output o, v_o^T J u_i from finite differences along
+    u_i against v_o^T J u_i from a backward pass seeded with v_o (run twice: the reentrancy
+    check); "" when all agree, else PyTorch's message, with the slow-mode Jacobians of the pair."""
+    import framework
+
+    generator = framework.Generator()  # its own, at the default seed: the user's RNG is untouched
+    us = [_unit_vector(t, generator) for t in diff]
+    vs = [_unit_vector(o, generator) for o in outputs]
+    analytical = [[0.0] * len(diff) for _ in outputs]
+    for o, (out, v) in enumerate(zip(outputs, vs, strict=True)):
+        seed = framework.tensor(v, dtype=out.dtype)
+        first, second = (
+            autograd_grad(out, diff, seed, retain_graph=True, allow_unused=True) for _ in range(2)
+        )
+        for i, u in enumerate(us):
+            a, b = (0.0 if g is None else float(np.sum(_values((g,))[0] * u)) for g in (first[i], second[i]))
+            if abs(a - b) > nondet_tol:
+                return _NOT_REENTRANT.format(nondet_tol=nondet_tol)
+            analytical[o][i] = a
+    for i, (t, u) in enumerate(zip(diff, us, strict=True)):
+        array = t._impl.numpy_view()
+        original = array.copy()
+        array[...] = original - eps * u
+        minus = _values(fn(*args))
+        array[...] = original + eps * u
+        plus = _values(fn(*args))
+        array[...] = original
+        for o, v in enumerate(vs):
+            numerical = float(np.sum((plus[o] - minus[o]) / (2 * eps) * v))
+            a = analytical[o][i]
+            if not abs(a - numerical) <= atol * float(u.sum()) * float(v.sum()) + rtol * abs(numerical):
+                mismatch = f"Jacobian mismatch for output {o} with respect to input {i},\n"
+                slow = _slow_pair_report(fn, args, diff, i, o, eps, atol, rtol)
+                return f"{mismatch}numerical:{numerical}\nanalytical:{a}\n{slow}"
+    return ""
+
+
+def _slow_pair_report(
+    fn: Callable[..., tuple[Tensor, ...]],
+    args: tuple[Any, ...],
+    diff: list[Tensor],
+    i: int,
+    o: int,
+    eps: float,
+    atol: float,
+    rtol: float,
+) -> str:
+    """The slow-mode Jacobians of input `i` and output `o` after a fast-mode failure, as PyTorch
+    reports them (and its hint when they would have passed)."""
+    import framework
+
+    outputs = fn(*args)
+    numerical = _numerical(fn, args, diff, [t.numel() for t in outputs], eps)[i][o]
+    analytical = _analytical(outputs, diff)[i][o]
+    difference = float(np.max(np.abs(numerical - analytical), initial=0.0))
+    report = (
+        f"{_FAST_MODE_NOTE}Numerical:\n {framework.tensor(numerical, dtype=framework.float64)}\n"
+        f"Analytical:\n{framework.tensor(analytical, dtype=framework.float64)}\n\n"
+        f"The max per-element difference (slow mode) is: {difference}.\n"
+    )
+    if np.all(np.abs(analytical - numerical) <= atol + rtol * np.abs(numerical)):
+        report += _FAST_FAIL_SLOW_OK
+    return report
 
 
 def _flatten(args: tuple[Any, ...]) -> list[Tensor]:
@@ -194,6 +339,7 @@ def gradgradcheck(
     rtol: float = 1e-3,
     raise_exception: bool = True,
     nondet_tol: float = 0.0,
+    fast_mode: bool = False,
 ) -> bool:
     """gradcheck of the gradients of `func` (computed with create_graph=True) with respect to the
     inputs and the output gradients (random when not given)."""
@@ -229,4 +375,5 @@ def gradgradcheck(
         rtol=rtol,
         raise_exception=raise_exception,
         nondet_tol=nondet_tol,
+        fast_mode=fast_mode,
     )

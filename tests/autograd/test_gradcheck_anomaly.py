@@ -102,6 +102,67 @@ def test_gradgradcheck_reports_a_wrong_second_derivative(m: ModuleType) -> None:
     assert m.autograd.gradgradcheck(once_right.apply, (x,), raise_exception=False) is False
 
 
+FAST_MODE_NOTE = (
+    "\nThe above quantities relating the numerical and analytical jacobians are computed \n"
+    "in fast mode. See: https://github.com/pytorch/pytorch/issues/53876 for more background \n"
+    "about fast mode. Below, we recompute numerical and analytical jacobians in slow mode:\n\n"
+)
+
+
+@backends()
+def test_fast_mode_passes(m: ModuleType) -> None:
+    a = leaf(m, [[1.0, 2.0], [3.0, 4.0]])
+    b = leaf(m, [0.5, -0.5])
+    assert m.autograd.gradcheck(lambda a, b: (a @ b, a.t() + 1), (a, b), fast_mode=True)
+    assert m.autograd.gradgradcheck(lambda a, b: (a * b.exp()).sum(0), (a, b), fast_mode=True)
+    right = cube(m, 3.0, detach_saved=False)
+    assert m.autograd.gradcheck(right.apply, (leaf(m, [1.0, 2.0]),), fast_mode=True)
+
+
+@backends()
+def test_fast_mode_reports_the_projection_then_the_slow_jacobians(m: ModuleType) -> None:
+    wrong = cube(m, 2.0, detach_saved=False)
+    with pytest.raises(gradcheck_error(m)) as info:
+        m.autograd.gradcheck(wrong.apply, (leaf(m, [1.0, 2.0]),), fast_mode=True)
+    head, _, rest = str(info.value).partition(FAST_MODE_NOTE)
+    # v^T J u with PyTorch's random unit vectors (its own generator at the default seed): the
+    # analytical value is PyTorch's to the last digit, the finite difference to ~1e-9
+    prefix, numerical, analytical = head.split("\n")[:3]
+    assert prefix == "Jacobian mismatch for output 0 with respect to input 0,"
+    assert float(numerical.removeprefix("numerical:")) == pytest.approx(9.38232328611296, rel=1e-9)
+    assert analytical == "analytical:6.254882190289968"
+    slow, _, difference = rest.partition("\n\nThe max per-element difference (slow mode) is: ")
+    assert slow == (
+        "Numerical:\n tensor([[ 3.0000,  0.0000],\n"
+        f"        [ 0.0000, 12.0000]], dtype={m.float64})\n"
+        "Analytical:\ntensor([[2., 0.],\n"
+        f"        [0., 8.]], dtype={m.float64})"
+    )
+    assert float(difference.removesuffix(".\n")) == pytest.approx(4.0, rel=1e-8)
+
+
+@backends()
+def test_fast_mode_checks_reentrancy(m: ModuleType) -> None:
+    class Noisy(m.autograd.Function):  # type: ignore[name-defined,misc]
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            return grad * 2 + m.rand(grad.shape, dtype=grad.dtype) * 1e-9
+
+    for fast_mode in (True, False):
+        with pytest.raises(gradcheck_error(m)) as info:
+            m.autograd.gradcheck(Noisy.apply, (leaf(m, [1.0, 2.0]),), fast_mode=fast_mode)
+        assert str(info.value).startswith(
+            "Backward is not reentrant, i.e., running backward with same input and grad_output multiple "
+            "times gives different values, although analytical gradient matches numerical gradient.The "
+            "tolerance for nondeterminism was 0.0.\n\nNOTE: If your op relies on non-deterministic"
+        )
+        assert str(info.value).endswith("  module_test entry to have `gradcheck_nondet_tol=<tol>`\n")
+
+
 @backends()
 def test_gradcheck_warns_about_single_precision(m: ModuleType) -> None:
     x = m.tensor([1.0, 2.0], dtype=m.float32, requires_grad=True)
