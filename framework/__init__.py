@@ -89,6 +89,7 @@ from framework import linalg as linalg  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
 from framework import return_types as return_types  # noqa: E402
+from framework import testing as testing  # noqa: E402
 from framework import utils as utils  # noqa: E402
 from framework._tensor_type import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
 
@@ -211,6 +212,7 @@ __all__ = [
     "strided",
     "tensor",
     "tensordot",
+    "testing",
     "uint8",
     "unique",
     "unique_consecutive",
