@@ -94,7 +94,8 @@ def test_warnings() -> None:
         "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting in "
         "PyTorch 2.9, calling checkpoint without use_reentrant will raise an exception. "
         "use_reentrant=False is recommended, but if you need to preserve the current default behavior, "
-        "you can pass use_reentrant=True. Refer to docs for more details on the differences between the two variants."
+        "you can pass use_reentrant=True. Refer to docs for more details on the differences between the "
+        "two variants."
     ]
     assert _warnings_of(lambda: checkpoint_sequential([framework.sin], 1, x))[0].startswith(
         "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed "
