@@ -1,6 +1,7 @@
 """`framework.optim`: optimizers and learning-rate schedulers (PyTorch's `torch.optim`)."""
 
 from framework.optim import lr_scheduler as lr_scheduler
+from framework.optim import swa_utils as swa_utils
 from framework.optim.adadelta import Adadelta
 from framework.optim.adagrad import Adagrad
 from framework.optim.adam import Adam, AdamW
@@ -25,4 +26,5 @@ __all__ = [
     "RAdam",
     "RMSprop",
     "lr_scheduler",
+    "swa_utils",
 ]
