@@ -23,6 +23,8 @@ _to_copy = function("_to_copy")
 _unique = function("_unique")
 _unique2 = function("_unique2")
 _unsafe_view = function("_unsafe_view")
+_weight_norm = function("_weight_norm")
+_weight_norm_interface = function("_weight_norm_interface")
 abs = function("abs")
 abs_ = function("abs_")
 acos = function("acos")
@@ -287,6 +289,7 @@ nll_loss_forward = function("nll_loss_forward")
 nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
+norm_except_dim = function("norm_except_dim")
 normal = function("normal")
 one_hot = function("one_hot")
 ones = function("ones")
@@ -440,6 +443,8 @@ __all__ = [
     "_unique",
     "_unique2",
     "_unsafe_view",
+    "_weight_norm",
+    "_weight_norm_interface",
     "abs",
     "abs_",
     "acos",
@@ -704,6 +709,7 @@ __all__ = [
     "nll_loss_nd",
     "nonzero",
     "norm",
+    "norm_except_dim",
     "normal",
     "one_hot",
     "ones",

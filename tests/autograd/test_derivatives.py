@@ -18,6 +18,7 @@ import ad_samples_random
 import ad_samples_shapes
 import ad_samples_sorting
 import ad_samples_tensorapi
+import ad_samples_utils
 import numpy as np
 import pytest
 from ad_sample import Sample
@@ -39,6 +40,7 @@ MODULES = (
     ad_samples_activation,
     ad_samples_linalg,
     ad_samples_nn_more,
+    ad_samples_utils,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}

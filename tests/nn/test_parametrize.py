@@ -116,6 +116,7 @@ def _run(torch: Any) -> dict[str, Any]:
     torch.manual_seed(1)
     lin = nn.Linear(4, 3)
     nn.utils.parametrizations.weight_norm(lin)
+    out["wn_fn"] = type(lin.weight.grad_fn).__name__
     out["wn"] = (
         sorted(lin.state_dict()),
         lin.parametrizations.weight.original0.tolist(),
@@ -244,6 +245,13 @@ def test_weight_norm_values() -> None:
     v = lin.parametrizations.weight.original1.detach().numpy()
     np.testing.assert_allclose(g, np.linalg.norm(v, axis=1, keepdims=True), rtol=1e-6)
     np.testing.assert_allclose(lin.weight.detach().numpy(), v, rtol=1e-6)
+    assert type(lin.weight.grad_fn).__name__ == "WeightNormInterfaceBackward0"
+    x = np.random.default_rng(0).normal(size=(2, 3, 4))
+    for dim, axes in ((1, (0, 2)), (2, (0, 1)), (-1, (0, 1, 2))):
+        got = framework.norm_except_dim(framework.from_numpy(x), 2, dim).numpy()
+        np.testing.assert_allclose(got, np.sqrt((x * x).sum(axis=axes, keepdims=dim != -1)), rtol=1e-12)
+    conv = framework.nn.utils.parametrizations.weight_norm(framework.nn.Conv1d(2, 3, 2), dim=1)
+    assert type(conv.weight.grad_fn).__name__ == "MulBackward0"
     with warnings.catch_warnings():
         warnings.simplefilter("error", FutureWarning)
         with pytest.raises(FutureWarning, match="is deprecated in favor of"):

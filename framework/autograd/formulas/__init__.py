@@ -9,7 +9,16 @@ from types import ModuleType
 from typing import Any, Final
 
 from framework.autograd.engine import sum_to
-from framework.autograd.formulas import activation, linalg, nn, nn_more, pointwise, shapes, sorting
+from framework.autograd.formulas import (
+    activation,
+    linalg,
+    nn,
+    nn_more,
+    pointwise,
+    shapes,
+    sorting,
+    weight_norm,
+)
 
 
 def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Any]:
@@ -22,4 +31,4 @@ def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Any]:
     return helpers
 
 
-HELPERS: Final = _collect((pointwise, shapes, nn, sorting, activation, linalg, nn_more))
+HELPERS: Final = _collect((pointwise, shapes, nn, sorting, activation, linalg, nn_more, weight_norm))

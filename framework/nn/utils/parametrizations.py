@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from framework._generated.functions import dot, mv
+from framework._generated.functions import _weight_norm, dot, mv, norm_except_dim
 from framework._tensor import Tensor
 from framework.autograd import no_grad
 from framework.nn.functional import normalize
 from framework.nn.modules.conv import _ConvTransposeNd
 from framework.nn.modules.module import Module
 from framework.nn.utils import parametrize
-from framework.nn.utils.weight_norm import norm_except_dim, weight_norm_fn
 
 __all__ = ["spectral_norm", "weight_norm"]
 
@@ -27,7 +26,7 @@ class _WeightNorm(Module):
         self.dim = -1 if dim is None else dim
 
     def forward(self, weight_g: Tensor, weight_v: Tensor) -> Tensor:
-        return weight_norm_fn(weight_v, weight_g, self.dim)
+        return _weight_norm(weight_v, weight_g, self.dim)
 
     def right_inverse(self, weight: Tensor) -> tuple[Tensor, Tensor]:
         return norm_except_dim(weight, 2, self.dim), weight

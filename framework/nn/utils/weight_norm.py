@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 from typing import TypeVar
 
+from framework._generated.functions import _weight_norm, norm_except_dim
 from framework._tensor import Tensor
 from framework.autograd import no_grad
 from framework.nn.modules.module import Module
@@ -16,25 +17,6 @@ from framework.nn.parameter import Parameter
 __all__ = ["WeightNorm", "remove_weight_norm", "weight_norm"]
 
 T_module = TypeVar("T_module", bound=Module)
-
-
-def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
-    """The `pow`-norm of `v` over every dimension but `dim`, shaped to broadcast against `v`
-    (size 1 except along `dim`); `dim=-1` is the norm of the whole tensor (PyTorch's
-    `norm_except_dim`)."""
-    if dim == -1:
-        return v.norm(pow)
-    if dim == 0:
-        return v.contiguous().view(v.size(0), -1).norm(pow, 1).view(v.size(0), *([1] * (v.dim() - 1)))
-    if dim == v.dim() - 1:
-        return v.contiguous().view(-1, v.size(-1)).norm(pow, 0).view(*([1] * (v.dim() - 1)), v.size(-1))
-    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
-
-
-def weight_norm_fn(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
-    """`v * (g / norm_except_dim(v, 2, dim))`: the weight with direction `v` and magnitude `g`
-    (PyTorch's `_weight_norm`)."""
-    return v * (g / norm_except_dim(v, 2, dim))
 
 
 class WeightNorm:
@@ -50,7 +32,7 @@ class WeightNorm:
     def compute_weight(self, module: Module) -> Tensor:
         g = getattr(module, self.name + "_g")
         v = getattr(module, self.name + "_v")
-        return weight_norm_fn(v, g, self.dim)
+        return _weight_norm(v, g, self.dim)
 
     @staticmethod
     def apply(module: Module, name: str, dim: int | None) -> WeightNorm:

@@ -15,6 +15,7 @@ from framework.ops.kernels import reductions as reductions
 from framework.ops.kernels import sorting as sorting
 from framework.ops.kernels import tensor_api as tensor_api
 from framework.ops.kernels import views as views
+from framework.ops.kernels import weight_norm as weight_norm
 from framework.ops.kernels._registry import KERNEL_FACTORIES, KERNELS
 
 __all__ = ["KERNELS", "KERNEL_FACTORIES"]
