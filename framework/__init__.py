@@ -107,6 +107,7 @@ from framework import nn as nn  # noqa: E402  (modules use the operators registe
 from framework import optim as optim  # noqa: E402
 from framework import return_types as return_types  # noqa: E402
 from framework import special as special  # noqa: E402
+from framework import testing as testing  # noqa: E402
 from framework import utils as utils  # noqa: E402
 from framework._tensor_type import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
 from framework.func import vmap as vmap  # noqa: E402
@@ -240,6 +241,7 @@ __all__ = [
     "strided",
     "tensor",
     "tensordot",
+    "testing",
     "uint8",
     "unique",
     "unique_consecutive",

@@ -32,6 +32,8 @@ _trilinear = function("_trilinear")
 _unique = function("_unique")
 _unique2 = function("_unique2")
 _unsafe_view = function("_unsafe_view")
+_weight_norm = function("_weight_norm")
+_weight_norm_interface = function("_weight_norm_interface")
 abs = function("abs")
 abs_ = function("abs_")
 absolute = function("absolute")
@@ -410,6 +412,7 @@ nll_loss_forward = function("nll_loss_forward")
 nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
 norm = function("norm")
+norm_except_dim = function("norm_except_dim")
 normal = function("normal")
 not_equal = function("not_equal")
 nuclear_norm = function("nuclear_norm")
@@ -619,6 +622,8 @@ __all__ = [
     "_unique",
     "_unique2",
     "_unsafe_view",
+    "_weight_norm",
+    "_weight_norm_interface",
     "abs",
     "abs_",
     "absolute",
@@ -997,6 +1002,7 @@ __all__ = [
     "nll_loss_nd",
     "nonzero",
     "norm",
+    "norm_except_dim",
     "normal",
     "not_equal",
     "nuclear_norm",

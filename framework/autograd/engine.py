@@ -11,7 +11,8 @@ from __future__ import annotations
 import heapq
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Final
 
 from framework.autograd import anomaly_mode
 from framework.autograd.anomaly_mode import is_anomaly_enabled
@@ -21,6 +22,16 @@ from framework.c10 import autograd_state
 
 if TYPE_CHECKING:
     from framework._tensor import Tensor
+
+
+_checkpoint_valid: Final[ContextVar[bool]] = ContextVar("framework_checkpoint_valid", default=True)
+
+
+def is_checkpoint_valid() -> bool:
+    """False while the running backward computes gradients for given `inputs` only (`grad()`, or
+    `backward(inputs=...)`): there a reentrant checkpoint cannot run its own backward
+    (`torch.autograd._is_checkpoint_valid`)."""
+    return _checkpoint_valid.get()
 
 
 def is_expandable_to(shape: Sequence[int], desired: Sequence[int]) -> bool:
@@ -202,6 +213,7 @@ def execute(
     node: Node | None = graph_root
     tie = 0
     token = autograd_state.grad_mode.set(create_graph)
+    valid_token = _checkpoint_valid.set(inputs is None)
     try:
         while node is not None:
             grads = buffers.pop(node, None)
@@ -273,6 +285,7 @@ def execute(
             else:
                 node = following
     finally:
+        _checkpoint_valid.reset(valid_token)
         autograd_state.grad_mode.reset(token)
     return captured
 

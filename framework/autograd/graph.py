@@ -12,6 +12,7 @@ import itertools
 import sys
 import weakref
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from framework.c10.device import Device
@@ -251,12 +252,40 @@ SECOND_BACKWARD: Final = (
 )
 
 
+PackHook: TypeAlias = "Callable[[Tensor], Any]"
+UnpackHook: TypeAlias = "Callable[[Any], Tensor]"
+_saved_tensors_hooks: Final[ContextVar[tuple[tuple[PackHook, UnpackHook], ...]]] = ContextVar(
+    "framework_saved_tensors_hooks", default=()
+)
+
+
+class saved_tensors_hooks:
+    """Context manager: while active, every tensor an operation saves for backward is passed to
+    `pack_hook` and only what it returns is kept; backward calls `unpack_hook` on that to get the
+    tensor back (`torch.autograd.graph.saved_tensors_hooks`). Nested managers: the innermost wins.
+    Saved tensors packed this way are not version-checked (the hooks own them)."""
+
+    def __init__(self, pack_hook: PackHook, unpack_hook: UnpackHook) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+        self._tokens: list[Any] = []
+
+    def __enter__(self) -> saved_tensors_hooks:
+        hooks = _saved_tensors_hooks.get()
+        self._tokens.append(_saved_tensors_hooks.set((*hooks, (self.pack_hook, self.unpack_hook))))
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        _saved_tensors_hooks.reset(self._tokens.pop())
+
+
 class SavedVariable:
     """A tensor saved for backward, with the version it had then: unpacking it after it was
     modified in place raises PyTorch's error.  An output of the saving node is kept as a detached
-    alias (no reference back to the node, so no cycle) and gets its grad_fn back on unpack."""
+    alias (no reference back to the node, so no cycle) and gets its grad_fn back on unpack.  Under
+    `saved_tensors_hooks`, only what the pack hook returned is kept, for the unpack hook."""
 
-    __slots__ = ("_data", "_is_output", "_output_nr", "_requires_grad", "_version")
+    __slots__ = ("_data", "_hooks", "_is_output", "_output_nr", "_requires_grad", "_version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         impl = tensor._impl
@@ -269,17 +298,25 @@ class SavedVariable:
             )
         self._version = impl.version_counter.version
         self._is_output = is_output
-        if is_output:
+        meta = impl.autograd_meta
+        self._output_nr: int = getattr(meta, "output_nr", 0)
+        self._requires_grad = meta is not None and getattr(meta, "requires_grad", False)
+        hooks = _saved_tensors_hooks.get()
+        self._hooks: tuple[Any, UnpackHook] | None = None
+        self._data: Tensor | None = None
+        if hooks:
+            pack_hook, unpack_hook = hooks[-1]
+            self._hooks = (pack_hook(tensor), unpack_hook)
+        elif is_output:
             from framework._tensor import Tensor
 
-            meta = impl.autograd_meta
-            self._output_nr: int = getattr(meta, "output_nr", 0)
-            self._requires_grad = meta is not None and getattr(meta, "requires_grad", False)
-            self._data: Tensor | None = Tensor(alias_impl(impl))
+            self._data = Tensor(alias_impl(impl))
         else:
             self._data = tensor
 
     def unpack(self, saved_for: Node) -> Tensor:
+        if self._hooks is not None:
+            return self._unpack_hooked(saved_for)
         data = self._data
         if data is None:
             raise RuntimeError(SECOND_BACKWARD)
@@ -309,12 +346,30 @@ class SavedVariable:
                 f"inplace operation: [{type_string(impl)} [{sizes}]]{which} is at version "
                 f"{current}; expected version {self._version} instead. {hint}"
             )
+        return self._with_grad_fn(data, saved_for)
+
+    def _unpack_hooked(self, saved_for: Node) -> Tensor:
+        from framework._tensor import Tensor
+
+        assert self._hooks is not None
+        packed, unpack_hook = self._hooks
+        data = unpack_hook(packed)
+        if not isinstance(data, Tensor):
+            raise TypeError(
+                "Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                f"{type(data).__name__}"
+            )
+        return self._with_grad_fn(data, saved_for)
+
+    def _with_grad_fn(self, data: Tensor, saved_for: Node) -> Tensor:
+        """`data`, or for a saved output that requires grad an alias of it whose grad_fn is the
+        node it was saved for."""
         if not self._is_output or not self._requires_grad:
             return data
         from framework._tensor import Tensor
         from framework.autograd.variable import AutogradMeta
 
-        out = Tensor(alias_impl(impl))
+        out = Tensor(alias_impl(data._impl))
         meta = AutogradMeta(True)
         meta.grad_fn = saved_for
         meta.output_nr = self._output_nr
@@ -323,6 +378,7 @@ class SavedVariable:
 
     def release(self) -> None:
         self._data = None
+        self._hooks = None
 
 
 def short_name(node: Node) -> str:

@@ -1,6 +1,7 @@
 """`framework.optim`: optimizers and learning-rate schedulers (PyTorch's `torch.optim`)."""
 
 from framework.optim import lr_scheduler as lr_scheduler
+from framework.optim import swa_utils as swa_utils
 from framework.optim.adadelta import Adadelta
 from framework.optim.adafactor import Adafactor
 from framework.optim.adagrad import Adagrad
@@ -31,4 +32,5 @@ __all__ = [
     "RMSprop",
     "Rprop",
     "lr_scheduler",
+    "swa_utils",
 ]

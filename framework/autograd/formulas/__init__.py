@@ -19,6 +19,7 @@ from framework.autograd.formulas import (
     pointwise,
     shapes,
     sorting,
+    weight_norm,
 )
 
 
@@ -32,4 +33,6 @@ def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Any]:
     return helpers
 
 
-HELPERS: Final = _collect((pointwise, shapes, nn, sorting, activation, linalg, nn_more, indexing, math_more))
+HELPERS: Final = _collect(
+    (pointwise, shapes, nn, sorting, activation, linalg, nn_more, indexing, math_more, weight_norm)
+)
