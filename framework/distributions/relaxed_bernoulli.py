@@ -4,7 +4,7 @@ Concrete / Gumbel-softmax relaxation of a Bernoulli (as `torch.distributions.Rel
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import framework
 from framework._size import Size
@@ -14,6 +14,9 @@ from framework.distributions._binary_params import _BinaryParams
 from framework.distributions.transformed_distribution import TransformedDistribution
 from framework.distributions.transforms import SigmoidTransform
 from framework.distributions.utils import broadcast_all, clamp_probs
+
+if TYPE_CHECKING:
+    from framework.distributions.relaxed_categorical import ExpRelaxedCategorical
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
@@ -59,16 +62,32 @@ class LogitRelaxedBernoulli(_BinaryParams):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class _Relaxed(TransformedDistribution):
+    """What RelaxedBernoulli and RelaxedOneHotCategorical share: a reparameterizable transform of a
+    base distribution that carries `temperature`, `logits` and `probs`."""
+
+    has_rsample = True
+    base_dist: LogitRelaxedBernoulli | ExpRelaxedCategorical
+
+    @property
+    def temperature(self) -> Tensor:
+        return self.base_dist.temperature
+
+    @property
+    def logits(self) -> Tensor:
+        return self.base_dist.logits
+
+    @property
+    def probs(self) -> Tensor:
+        return self.base_dist.probs
+
+
+class RelaxedBernoulli(_Relaxed):
     """A reparameterizable relaxation of `Bernoulli` on `[0, 1]`: `sigmoid` of a
     `LogitRelaxedBernoulli` sample."""
 
-    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
-        "probs": constraints.unit_interval,
-        "logits": constraints.real,
-    }
+    arg_constraints = _BinaryParams.arg_constraints
     support = constraints.unit_interval
-    has_rsample = True
     base_dist: LogitRelaxedBernoulli
 
     def __init__(
@@ -85,15 +104,3 @@ class RelaxedBernoulli(TransformedDistribution):
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         super().expand(batch_shape, _instance=new)
         return new
-
-    @property
-    def temperature(self) -> Tensor:
-        return self.base_dist.temperature
-
-    @property
-    def logits(self) -> Tensor:
-        return self.base_dist.logits
-
-    @property
-    def probs(self) -> Tensor:
-        return self.base_dist.probs
