@@ -370,13 +370,6 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> Tensor:
     return t1 - 1 + (t2 - t3 + t4) / var_normal
 
 
-@register_kl(Gumbel, Exponential)
-@register_kl(Gumbel, Pareto)
-@register_kl(Gumbel, Uniform)
-def _kl_gumbel_infinity(p: Gumbel, q: Distribution) -> Tensor:
-    return _infinite_like(p.loc)
-
-
 @register_kl(Gumbel, Normal)
 def _kl_gumbel_normal(p: Gumbel, q: Normal) -> Tensor:
     param_ratio = p.scale / q.scale
@@ -384,13 +377,6 @@ def _kl_gumbel_normal(p: Gumbel, q: Normal) -> Tensor:
     t2 = (math.pi * param_ratio * 0.5).pow(2) / 3
     t3 = ((p.loc + p.scale * _euler_gamma - q.loc) / q.scale).pow(2) * 0.5
     return -t1 + t2 + t3 - (_euler_gamma + 1)
-
-
-@register_kl(Laplace, Exponential)
-@register_kl(Laplace, Pareto)
-@register_kl(Laplace, Uniform)
-def _kl_laplace_infinity(p: Laplace, q: Distribution) -> Tensor:
-    return _infinite_like(p.loc)
 
 
 @register_kl(Laplace, Normal)
@@ -404,10 +390,16 @@ def _kl_laplace_normal(p: Laplace, q: Normal) -> Tensor:
     return -t1 + scale_sqr_var_ratio + (t2 - t3 + t4) / var_normal - 1
 
 
+@register_kl(Gumbel, Exponential)
+@register_kl(Gumbel, Pareto)
+@register_kl(Gumbel, Uniform)
+@register_kl(Laplace, Exponential)
+@register_kl(Laplace, Pareto)
+@register_kl(Laplace, Uniform)
 @register_kl(Normal, Exponential)
 @register_kl(Normal, Pareto)
 @register_kl(Normal, Uniform)
-def _kl_normal_infinity(p: Normal, q: Distribution) -> Tensor:
+def _kl_loc_infinity(p: Gumbel | Laplace | Normal, q: Distribution) -> Tensor:
     return _infinite_like(p.loc)
 
 
