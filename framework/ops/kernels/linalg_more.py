@@ -41,8 +41,7 @@ from framework.ops.kernels._registry import (
 from framework.ops.kernels.linalg import _check_dot, _refuse_bool
 from framework.ops.kernels.linalg_decomp import (
     _LAPACK_DTYPES,
-    LinAlgError,
-    _batch_prefix,
+    _raise_failed,
     _raise_singular,
     check_floating,
     check_matrix,
@@ -109,16 +108,13 @@ def _lu_checks(A: Tensor, pivot: bool) -> None:
 
 
 def _raise_lu_singular(op: str, A: Tensor, info: Tensor) -> None:
-    if is_meta(info._impl.device):
-        return
-    found = _batch_prefix(A, array(info))
-    if found is not None:
-        prefix, k = found
-        raise LinAlgError(
-            f"{op}: {prefix}U[{k},{k}] is zero and using it on lu_solve would result in a division by "
-            "zero. If you still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
-            "linalg.lu_factor_ex(A, pivot)"
-        )
+    _raise_failed(
+        A,
+        info,
+        lambda prefix, k: f"{op}: {prefix}U[{k},{k}] is zero and using it on lu_solve would result in a "
+        "division by zero. If you still want to perform the factorization, consider calling "
+        "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)",
+    )
 
 
 @kernel("linalg_lu_factor_ex")
