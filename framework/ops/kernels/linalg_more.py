@@ -374,18 +374,7 @@ def triangular_solve(
                 f"torch.triangular_solve: Expected {name} to have at least 2 dimensions, but it has "
                 f"{given.dim()} dimensions instead"
             )
-    if b.dtype is not a.dtype:
-        raise RuntimeError(
-            f"Expected b and A to have the same dtype, but found b of type {b.dtype.scalar_type_name} and A "
-            f"of type {a.dtype.scalar_type_name} instead."
-        )
-    _lapack_dtype("triangular_solve_cpu", A)
-    check_square_plain(A)
-    if a.sizes[-1] != b.sizes[-2]:
-        raise RuntimeError(
-            f"Incompatible matrix sizes for triangular_solve: each A matrix is {a.sizes[-2]} by "
-            f"{a.sizes[-1]} but each b matrix is {b.sizes[-2]} by {b.sizes[-1]}"
-        )
+    _linear_solve_checks("triangular_solve", self, A)
     _warn_deprecated(
         "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
         "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does "
@@ -404,6 +393,25 @@ def triangular_solve(
         t, upper = np.swapaxes(t, -1, -2), not upper
     solution._impl.numpy_view()[...] = substitute(t, rhs, upper=upper, unit=unitriangular)
     return solution, coefficient
+
+
+def _linear_solve_checks(name: str, b: Tensor, A: Tensor) -> None:
+    """PyTorch's checks of the right-hand sides `b` and the matrices `A` of a solve (with its CPU
+    kernel's dtype check once the dtypes agree): one dtype, square `A`, `A`'s columns matching
+    `b`'s rows."""
+    bi, ai = b._impl, A._impl
+    if bi.dtype is not ai.dtype:
+        raise RuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type {bi.dtype.scalar_type_name} and A "
+            f"of type {ai.dtype.scalar_type_name} instead."
+        )
+    _lapack_dtype(f"{name}_cpu", A)
+    check_square_plain(A)
+    if ai.sizes[-1] != bi.sizes[-2]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for {name}: each A matrix is {ai.sizes[-2]} by {ai.sizes[-1]} but "
+            f"each b matrix is {bi.sizes[-2]} by {bi.sizes[-1]}"
+        )
 
 
 def check_square_plain(A: Tensor) -> None:
@@ -425,18 +433,7 @@ def cholesky_solve(self: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
         raise RuntimeError(f"b should have at least 2 dimensions, but has {b.dim()} dimensions instead")
     if f.dim() < 2:
         raise RuntimeError(f"u should have at least 2 dimensions, but has {f.dim()} dimensions instead")
-    if b.dtype is not f.dtype:
-        raise RuntimeError(
-            f"Expected b and A to have the same dtype, but found b of type {b.dtype.scalar_type_name} and A "
-            f"of type {f.dtype.scalar_type_name} instead."
-        )
-    _lapack_dtype("cholesky_solve_cpu", self)
-    check_square_plain(input2)
-    if f.sizes[-1] != b.sizes[-2]:
-        raise RuntimeError(
-            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {f.sizes[-2]} by {f.sizes[-1]} "
-            f"but each b matrix is {b.sizes[-2]} by {b.sizes[-1]}"
-        )
+    _linear_solve_checks("cholesky_solve", self, input2)
     device = same_device("cholesky_solve", (self, input2))
     out = new_tensor((*broadcast_shapes(b.sizes[:-2], f.sizes[:-2]), *b.sizes[-2:]), b.dtype, device)
     if is_meta(device):
