@@ -37,7 +37,7 @@ from framework.ops.kernels._registry import (
     not_implemented,
     wrap_dim,
 )
-from framework.ops.kernels.views import _write_out
+from framework.ops.kernels.views import _write_out, chunk_through
 
 _MESHGRID_INDEXING: Final = ("xy", "ij")
 
@@ -348,16 +348,7 @@ def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int =
 @kernel("unsafe_chunk")
 def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     """chunk's pieces through unsafe_split (or unsafe_split_with_sizes for an empty dimension)."""
-    impl = self._impl
-    if impl.dim() == 0:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = wrap_dim(dim, impl.dim())
-    size = impl.sizes[d]
-    if size == 0:
-        return _call_list("unsafe_split_with_sizes.default", self, [0] * chunks, d)
-    return _call_list("unsafe_split.Tensor", self, -(-size // chunks), d)
+    return chunk_through("unsafe_", self, chunks, dim)
 
 
 # ---- joining ------------------------------------------------------------------------------------
