@@ -252,6 +252,16 @@ def lu_unpack(
     return p, lower, upper
 
 
+def _check_equation_shapes(op: str, n: int, B: Tensor, left: bool) -> None:
+    """PyTorch's check that the matrices B fit n x n matrices A in AX = B (`left`) or XA = B."""
+    rows, cols = B._impl.sizes[-2:]
+    if (rows if left else cols) != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(
+            f"{op}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and {rows}x{cols})"
+        )
+
+
 def _lu_solve_checks(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
     op = "linalg.lu_solve"
     lu, b = LU._impl, B._impl
@@ -264,12 +274,7 @@ def _lu_solve_checks(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
         raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
     check_square(f"torch.{op}", LU)
     n = lu.sizes[-1]
-    if b.sizes[-2 if left else -1] != n:
-        equation = "AX = B" if left else "XA = B"
-        raise RuntimeError(
-            f"{op}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
-            f"{b.sizes[-2]}x{b.sizes[-1]})"
-        )
+    _check_equation_shapes(op, n, B, left)
     if pivots._impl.dtype is not int32:
         raise RuntimeError(f"{op}: pivots should be a Tensor of scalar type torch.int32")
     if lu.dtype is not b.dtype:
@@ -342,13 +347,7 @@ def linalg_solve_triangular(
     if b.dim() < 2:
         raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
     check_square(op, self)
-    n = a.sizes[-1]
-    if b.sizes[-2 if left else -1] != n:
-        equation = "AX = B" if left else "XA = B"
-        raise RuntimeError(
-            f"{op}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
-            f"{b.sizes[-2]}x{b.sizes[-1]})"
-        )
+    _check_equation_shapes(op, a.sizes[-1], B, left)
     device = same_device(op, (self, B))
     out = new_tensor((*broadcast_shapes(a.sizes[:-2], b.sizes[:-2]), *b.sizes[-2:]), result_dtype, device)
     if is_meta(device):
