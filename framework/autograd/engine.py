@@ -42,14 +42,17 @@ def is_expandable_to(shape: Sequence[int], desired: Sequence[int]) -> bool:
 
 
 def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
-    """Sum a broadcast gradient back down to `shape` (the reverse of broadcasting)."""
+    """`tensor` summed down to `shape`, a shape it broadcasts from (the reverse of broadcasting, as
+    at::sum_to): over its leading dimensions and where `shape` has 1 (keeping dimensions), then
+    viewed as `shape`; an empty `shape` sums everything, and nothing to sum returns `tensor`."""
     shape = tuple(shape)
-    if tensor.shape == shape:
-        return tensor
-    lead = tensor.dim() - len(shape)
-    ones = [lead + i for i, s in enumerate(shape) if s == 1 and tensor.shape[lead + i] != 1]
-    out = tensor.sum(ones, keepdim=True) if ones else tensor
-    return out.sum(list(range(lead))) if lead else out
+    if not shape:
+        return tensor.sum()
+    sizes = tensor.shape
+    lead = len(sizes) - len(shape)
+    dims = [*range(lead), *(i for i in range(lead, len(sizes)) if shape[i - lead] == 1 and sizes[i] != 1)]
+    result = tensor.sum(dims, keepdim=True) if dims else tensor
+    return result.view(shape) if lead else result
 
 
 def _validate(node: Node, outputs: Sequence[Tensor | None]) -> list[Tensor | None]:

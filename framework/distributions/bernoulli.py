@@ -4,33 +4,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import framework
 from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
+from framework.distributions._binary_params import _BinaryParams
 from framework.distributions.exp_family import ExponentialFamily
-from framework.distributions.utils import (
-    _Number,
-    broadcast_all,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from framework.distributions.utils import broadcast_all
 from framework.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(ExponentialFamily):
+class Bernoulli(_BinaryParams, ExponentialFamily):
     """Bernoulli distribution parameterized by `probs` or `logits` (not both); samples are 0/1 in
     the parameter's dtype."""
 
-    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
-        "probs": constraints.unit_interval,
-        "logits": constraints.real,
-    }
     support = constraints.boolean
     has_enumerate_support = True
     _mean_carrier_measure = 0.0
@@ -41,32 +32,10 @@ class Bernoulli(ExponentialFamily):
         logits: Tensor | float | None = None,
         validate_args: bool | None = None,
     ) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            is_scalar = isinstance(probs, _Number)
-            (self.probs,) = broadcast_all(probs)
-            self._param = self.probs
-        else:
-            assert logits is not None
-            is_scalar = isinstance(logits, _Number)
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        batch_shape = Size() if is_scalar else self._param.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self._set_param(probs, logits), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance: Any = None) -> Bernoulli:
-        new = self._get_checked_instance(Bernoulli, _instance)
-        batch_shape = Size(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
-        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_binary(Bernoulli, batch_shape, _instance)
 
     def _new(self, *args: Any, **kwargs: Any) -> Tensor:
         return self._param.new(*args, **kwargs)
@@ -84,14 +53,6 @@ class Bernoulli(ExponentialFamily):
     @property
     def variance(self) -> Tensor:
         return self.probs * (1 - self.probs)
-
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self) -> Size:

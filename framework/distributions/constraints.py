@@ -225,6 +225,42 @@ class MixtureSameFamilyConstraint(Constraint):
         return f"{self.__class__.__name__}({self.base_constraint!r})"
 
 
+class _LowerBounded(Constraint):
+    """A constraint with a lower bound `lower_bound`."""
+
+    def __init__(self, lower_bound: Bound) -> None:
+        self.lower_bound = lower_bound
+        super().__init__()
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
+
+
+class _UpperBounded(Constraint):
+    """A constraint with an upper bound `upper_bound`."""
+
+    def __init__(self, upper_bound: Bound) -> None:
+        self.upper_bound = upper_bound
+        super().__init__()
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
+
+
+class _Bounded(Constraint):
+    """A constraint with bounds `lower_bound` and `upper_bound`."""
+
+    def __init__(self, lower_bound: Bound, upper_bound: Bound) -> None:
+        self.lower_bound = lower_bound
+        self.upper_bound = upper_bound
+        super().__init__()
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+        )
+
+
 class _Boolean(Constraint):
     """Values in {0, 1}."""
 
@@ -246,55 +282,31 @@ class _OneHot(Constraint):
         return is_boolean.all(-1) & is_normalized
 
 
-class _IntegerInterval(Constraint):
+class _IntegerInterval(_Bounded):
     """Integers in `[lower_bound, upper_bound]`."""
 
     is_discrete = True
 
-    def __init__(self, lower_bound: Bound, upper_bound: Bound) -> None:
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
-
     def check(self, value: Tensor) -> Tensor:
         return (value % 1 == 0) & (value >= self.lower_bound) & (value <= self.upper_bound)
 
-    def __repr__(self) -> str:
-        return (
-            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
-        )
 
-
-class _IntegerLessThan(Constraint):
+class _IntegerLessThan(_UpperBounded):
     """Integers `<= upper_bound`."""
 
     is_discrete = True
 
-    def __init__(self, upper_bound: Bound) -> None:
-        self.upper_bound = upper_bound
-        super().__init__()
-
     def check(self, value: Tensor) -> Tensor:
         return (value % 1 == 0) & (value <= self.upper_bound)
 
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
 
-
-class _IntegerGreaterThan(Constraint):
+class _IntegerGreaterThan(_LowerBounded):
     """Integers `>= lower_bound`."""
 
     is_discrete = True
 
-    def __init__(self, lower_bound: Bound) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
-
     def check(self, value: Tensor) -> Tensor:
         return (value % 1 == 0) & (value >= self.lower_bound)
-
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
 
 class _Real(Constraint):
@@ -304,80 +316,39 @@ class _Real(Constraint):
         return value == value
 
 
-class _GreaterThan(Constraint):
+class _GreaterThan(_LowerBounded):
     """Reals `> lower_bound`."""
-
-    def __init__(self, lower_bound: Bound) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
 
     def check(self, value: Tensor) -> Tensor:
         return value > self.lower_bound
 
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _GreaterThanEq(Constraint):
+class _GreaterThanEq(_LowerBounded):
     """Reals `>= lower_bound`."""
-
-    def __init__(self, lower_bound: Bound) -> None:
-        self.lower_bound = lower_bound
-        super().__init__()
 
     def check(self, value: Tensor) -> Tensor:
         return value >= self.lower_bound
 
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
 
-
-class _LessThan(Constraint):
+class _LessThan(_UpperBounded):
     """Reals `< upper_bound`."""
-
-    def __init__(self, upper_bound: Bound) -> None:
-        self.upper_bound = upper_bound
-        super().__init__()
 
     def check(self, value: Tensor) -> Tensor:
         return value < self.upper_bound
 
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__[1:]}(upper_bound={self.upper_bound})"
 
-
-class _Interval(Constraint):
+class _Interval(_Bounded):
     """Reals in `[lower_bound, upper_bound]`."""
-
-    def __init__(self, lower_bound: Bound, upper_bound: Bound) -> None:
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
 
     def check(self, value: Tensor) -> Tensor:
         return (value >= self.lower_bound) & (value <= self.upper_bound)
 
-    def __repr__(self) -> str:
-        return (
-            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
-        )
 
-
-class _HalfOpenInterval(Constraint):
+class _HalfOpenInterval(_Bounded):
     """Reals in `[lower_bound, upper_bound)`."""
-
-    def __init__(self, lower_bound: Bound, upper_bound: Bound) -> None:
-        self.lower_bound = lower_bound
-        self.upper_bound = upper_bound
-        super().__init__()
 
     def check(self, value: Tensor) -> Tensor:
         return (value >= self.lower_bound) & (value < self.upper_bound)
-
-    def __repr__(self) -> str:
-        return (
-            f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
-        )
 
 
 class _Simplex(Constraint):

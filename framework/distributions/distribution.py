@@ -220,6 +220,19 @@ class Distribution:
         assert isinstance(_instance, cls)
         return _instance
 
+    def _expand_params(self, cls: type[D], batch_shape: Sequence[int], _instance: Any, *params: str) -> D:
+        """`expand` for a distribution whose parameters all have its batch shape: a new `cls`
+        (or `_instance`) with each of `params` that is set on this one expanded to `batch_shape`,
+        and this one's validation setting (arguments are not validated again)."""
+        new = self._get_checked_instance(cls, _instance)
+        shape = Size(batch_shape)
+        for name in params:
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(shape))
+        Distribution.__init__(new, shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     def __repr__(self) -> str:
         param_names = [k for k in self.arg_constraints if k in self.__dict__]
         args_string = ", ".join(

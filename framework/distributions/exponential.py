@@ -10,7 +10,7 @@ from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions.exp_family import ExponentialFamily
-from framework.distributions.utils import _Number, broadcast_all
+from framework.distributions.utils import _batch_shape, broadcast_all
 
 __all__ = ["Exponential"]
 
@@ -25,16 +25,10 @@ class Exponential(ExponentialFamily):
 
     def __init__(self, rate: Tensor | float, validate_args: bool | None = None) -> None:
         (self.rate,) = broadcast_all(rate)
-        batch_shape = Size() if isinstance(rate, _Number) else self.rate.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(_batch_shape((rate,), self.rate), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance: Any = None) -> Exponential:
-        new = self._get_checked_instance(Exponential, _instance)
-        batch_shape = Size(batch_shape)
-        new.rate = self.rate.expand(batch_shape)
-        super(Exponential, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Exponential, batch_shape, _instance, "rate")
 
     @property
     def mean(self) -> Tensor:

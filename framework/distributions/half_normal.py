@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
-import framework
 from framework._tensor import Tensor
-from framework.distributions import constraints
+from framework.distributions._half import _Half
 from framework.distributions.normal import Normal
-from framework.distributions.transformed_distribution import TransformedDistribution
 from framework.distributions.transforms import AbsTransform
 
 __all__ = ["HalfNormal"]
 
 
-class HalfNormal(TransformedDistribution):
+class HalfNormal(_Half):
     """Half-normal distribution with scale `scale`."""
 
-    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {"scale": constraints.positive}
-    support = constraints.nonnegative
-    has_rsample = True
     base_dist: Normal
 
     def __init__(self, scale: Tensor | float, validate_args: bool | None = None) -> None:
@@ -34,34 +29,9 @@ class HalfNormal(TransformedDistribution):
         return new
 
     @property
-    def scale(self) -> Tensor:
-        return self.base_dist.scale
-
-    @property
     def mean(self) -> Tensor:
         return self.scale * math.sqrt(2 / math.pi)
 
     @property
-    def mode(self) -> Tensor:
-        return framework.zeros_like(self.scale)
-
-    @property
     def variance(self) -> Tensor:
         return self.scale.pow(2) * (1 - 2 / math.pi)
-
-    def log_prob(self, value: Tensor) -> Tensor:
-        if self._validate_args:
-            self._validate_sample(value)
-        log_prob = self.base_dist.log_prob(value) + math.log(2)
-        return framework.where(value >= 0, log_prob, -math.inf)
-
-    def cdf(self, value: Tensor) -> Tensor:
-        if self._validate_args:
-            self._validate_sample(value)
-        return 2 * self.base_dist.cdf(value) - 1
-
-    def icdf(self, prob: Tensor) -> Tensor:
-        return self.base_dist.icdf((prob + 1) / 2)
-
-    def entropy(self) -> Tensor:
-        return self.base_dist.entropy() - math.log(2)

@@ -23,11 +23,7 @@ from framework.distributions.gumbel import Gumbel
 from framework.distributions.half_normal import HalfNormal
 from framework.distributions.independent import Independent
 from framework.distributions.laplace import Laplace
-from framework.distributions.lowrank_multivariate_normal import (
-    LowRankMultivariateNormal,
-    _batch_lowrank_logdet,
-    _batch_lowrank_mahalanobis,
-)
+from framework.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
 from framework.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from framework.distributions.normal import Normal
 from framework.distributions.one_hot_categorical import OneHotCategorical
@@ -216,24 +212,23 @@ def _kl_laplace_laplace(p: Laplace, q: Laplace) -> Tensor:
     return t1 + t2 + t3 - 1
 
 
+def _check_event_shapes(p: Distribution, q: Distribution, kind: str) -> None:
+    if p.event_shape != q.event_shape:
+        raise ValueError(
+            f"KL-divergence between two {kind} with "
+            "                         different event shapes cannot be computed"
+        )
+
+
 @register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)
 def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(
     p: LowRankMultivariateNormal, q: LowRankMultivariateNormal
 ) -> Tensor:
-    if p.event_shape != q.event_shape:
-        raise ValueError(
-            "KL-divergence between two Low Rank Multivariate Normals with "
-            "                         different event shapes cannot be computed"
-        )
-    term1 = _batch_lowrank_logdet(
-        q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q._capacitance_tril
-    ) - _batch_lowrank_logdet(p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, p._capacitance_tril)
-    term3 = _batch_lowrank_mahalanobis(
-        q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q.loc - p.loc, q._capacitance_tril
-    )
+    _check_event_shapes(p, q, "Low Rank Multivariate Normals")
+    term1 = q._log_det() - p._log_det()
+    term3 = q._mahalanobis(q.loc - p.loc)
     # Expand term2 = trace(Sigma_q^{-1} Sigma_p) with the Woodbury identity.
-    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
-    A = framework.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+    A = q._woodbury_factor()
     term21 = (p._unbroadcasted_cov_diag / q._unbroadcasted_cov_diag).sum(-1)
     term22 = _batch_trace_XXT(p._unbroadcasted_cov_factor * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
     term23 = _batch_trace_XXT(A * p._unbroadcasted_cov_diag.sqrt().unsqueeze(-2))
@@ -246,19 +241,10 @@ def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(
 def _kl_multivariatenormal_lowrankmultivariatenormal(
     p: MultivariateNormal, q: LowRankMultivariateNormal
 ) -> Tensor:
-    if p.event_shape != q.event_shape:
-        raise ValueError(
-            "KL-divergence between two (Low Rank) Multivariate Normals with "
-            "                         different event shapes cannot be computed"
-        )
-    term1 = _batch_lowrank_logdet(
-        q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q._capacitance_tril
-    ) - 2 * p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-    term3 = _batch_lowrank_mahalanobis(
-        q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q.loc - p.loc, q._capacitance_tril
-    )
-    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
-    A = framework.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+    _check_event_shapes(p, q, "(Low Rank) Multivariate Normals")
+    term1 = q._log_det() - 2 * p._half_log_det()
+    term3 = q._mahalanobis(q.loc - p.loc)
+    A = q._woodbury_factor()
     term21 = _batch_trace_XXT(p._unbroadcasted_scale_tril * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
     term22 = _batch_trace_XXT(A.matmul(p._unbroadcasted_scale_tril))
     term2 = term21 - term22
@@ -269,14 +255,8 @@ def _kl_multivariatenormal_lowrankmultivariatenormal(
 def _kl_lowrankmultivariatenormal_multivariatenormal(
     p: LowRankMultivariateNormal, q: MultivariateNormal
 ) -> Tensor:
-    if p.event_shape != q.event_shape:
-        raise ValueError(
-            "KL-divergence between two (Low Rank) Multivariate Normals with "
-            "                         different event shapes cannot be computed"
-        )
-    term1 = 2 * q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1) - _batch_lowrank_logdet(
-        p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, p._capacitance_tril
-    )
+    _check_event_shapes(p, q, "(Low Rank) Multivariate Normals")
+    term1 = 2 * q._half_log_det() - p._log_det()
     term3 = _batch_mahalanobis(q._unbroadcasted_scale_tril, q.loc - p.loc)
     combined_batch_shape = broadcast_shapes(
         q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_cov_factor.shape[:-2]
@@ -293,14 +273,8 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(
 
 @register_kl(MultivariateNormal, MultivariateNormal)
 def _kl_multivariatenormal_multivariatenormal(p: MultivariateNormal, q: MultivariateNormal) -> Tensor:
-    if p.event_shape != q.event_shape:
-        raise ValueError(
-            "KL-divergence between two Multivariate Normals with "
-            "                         different event shapes cannot be computed"
-        )
-    half_term1 = q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(
-        -1
-    ) - p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    _check_event_shapes(p, q, "Multivariate Normals")
+    half_term1 = q._half_log_det() - p._half_log_det()
     combined_batch_shape = broadcast_shapes(
         q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_scale_tril.shape[:-2]
     )
@@ -396,13 +370,6 @@ def _kl_exponential_normal(p: Exponential, q: Normal) -> Tensor:
     return t1 - 1 + (t2 - t3 + t4) / var_normal
 
 
-@register_kl(Gumbel, Exponential)
-@register_kl(Gumbel, Pareto)
-@register_kl(Gumbel, Uniform)
-def _kl_gumbel_infinity(p: Gumbel, q: Distribution) -> Tensor:
-    return _infinite_like(p.loc)
-
-
 @register_kl(Gumbel, Normal)
 def _kl_gumbel_normal(p: Gumbel, q: Normal) -> Tensor:
     param_ratio = p.scale / q.scale
@@ -410,13 +377,6 @@ def _kl_gumbel_normal(p: Gumbel, q: Normal) -> Tensor:
     t2 = (math.pi * param_ratio * 0.5).pow(2) / 3
     t3 = ((p.loc + p.scale * _euler_gamma - q.loc) / q.scale).pow(2) * 0.5
     return -t1 + t2 + t3 - (_euler_gamma + 1)
-
-
-@register_kl(Laplace, Exponential)
-@register_kl(Laplace, Pareto)
-@register_kl(Laplace, Uniform)
-def _kl_laplace_infinity(p: Laplace, q: Distribution) -> Tensor:
-    return _infinite_like(p.loc)
 
 
 @register_kl(Laplace, Normal)
@@ -430,10 +390,16 @@ def _kl_laplace_normal(p: Laplace, q: Normal) -> Tensor:
     return -t1 + scale_sqr_var_ratio + (t2 - t3 + t4) / var_normal - 1
 
 
+@register_kl(Gumbel, Exponential)
+@register_kl(Gumbel, Pareto)
+@register_kl(Gumbel, Uniform)
+@register_kl(Laplace, Exponential)
+@register_kl(Laplace, Pareto)
+@register_kl(Laplace, Uniform)
 @register_kl(Normal, Exponential)
 @register_kl(Normal, Pareto)
 @register_kl(Normal, Uniform)
-def _kl_normal_infinity(p: Normal, q: Distribution) -> Tensor:
+def _kl_loc_infinity(p: Gumbel | Laplace | Normal, q: Distribution) -> Tensor:
     return _infinite_like(p.loc)
 
 

@@ -28,10 +28,14 @@ def _add_to_diagonal(K: Tensor) -> Tensor:
     return K
 
 
+def _batch_Wt_Dinv(W: Tensor, D: Tensor) -> Tensor:
+    """`W^T D^{-1}` for a diagonal `D` given as its diagonal."""
+    return W.mT / D.unsqueeze(-2)
+
+
 def _batch_capacitance_tril(W: Tensor, D: Tensor) -> Tensor:
     """The Cholesky factor of the capacitance matrix `I + W^T D^{-1} W`."""
-    Wt_Dinv = W.mT / D.unsqueeze(-2)
-    return framework.linalg.cholesky(_add_to_diagonal(framework.matmul(Wt_Dinv, W)))
+    return framework.linalg.cholesky(_add_to_diagonal(framework.matmul(_batch_Wt_Dinv(W, D), W)))
 
 
 def _batch_lowrank_logdet(W: Tensor, D: Tensor, capacitance_tril: Tensor) -> Tensor:
@@ -41,8 +45,7 @@ def _batch_lowrank_logdet(W: Tensor, D: Tensor, capacitance_tril: Tensor) -> Ten
 
 def _batch_lowrank_mahalanobis(W: Tensor, D: Tensor, x: Tensor, capacitance_tril: Tensor) -> Tensor:
     """`x^T (W W^T + D)^{-1} x` by the Woodbury identity."""
-    Wt_Dinv = W.mT / D.unsqueeze(-2)
-    Wt_Dinv_x = _batch_mv(Wt_Dinv, x)
+    Wt_Dinv_x = _batch_mv(_batch_Wt_Dinv(W, D), x)
     mahalanobis_term1 = (x.pow(2) / D).sum(-1)
     mahalanobis_term2 = _batch_mahalanobis(capacitance_tril, Wt_Dinv_x)
     return mahalanobis_term1 - mahalanobis_term2
@@ -162,19 +165,28 @@ class LowRankMultivariateNormal(Distribution):
     def log_prob(self, value: Tensor) -> Tensor:
         if self._validate_args:
             self._validate_sample(value)
-        diff = value - self.loc
-        M = _batch_lowrank_mahalanobis(
-            self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag, diff, self._capacitance_tril
-        )
-        log_det = _batch_lowrank_logdet(
+        M = self._mahalanobis(value - self.loc)
+        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + self._log_det() + M)
+
+    def _log_det(self) -> Tensor:
+        """`log det` of the covariance matrix."""
+        return _batch_lowrank_logdet(
             self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag, self._capacitance_tril
         )
-        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + log_det + M)
+
+    def _mahalanobis(self, x: Tensor) -> Tensor:
+        """The squared Mahalanobis norm of `x` under the covariance matrix."""
+        return _batch_lowrank_mahalanobis(
+            self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag, x, self._capacitance_tril
+        )
+
+    def _woodbury_factor(self) -> Tensor:
+        """`L^{-1} W^T D^{-1}` for the capacitance matrix's Cholesky factor `L`."""
+        Wt_Dinv = _batch_Wt_Dinv(self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag)
+        return framework.linalg.solve_triangular(self._capacitance_tril, Wt_Dinv, upper=False)
 
     def entropy(self) -> Tensor:
-        log_det = _batch_lowrank_logdet(
-            self._unbroadcasted_cov_factor, self._unbroadcasted_cov_diag, self._capacitance_tril
-        )
+        log_det = self._log_det()
         H = 0.5 * (self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + log_det)
         if len(self._batch_shape) == 0:
             return H

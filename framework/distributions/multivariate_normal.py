@@ -198,12 +198,14 @@ class MultivariateNormal(Distribution):
             self._validate_sample(value)
         diff = value - self.loc
         M = _batch_mahalanobis(self._unbroadcasted_scale_tril, diff)
-        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - half_log_det
+        return -0.5 * (self._event_shape[0] * math.log(2 * math.pi) + M) - self._half_log_det()
+
+    def _half_log_det(self) -> Tensor:
+        """Half the `log det` of the covariance matrix: the sum of the log of `scale_tril`'s diagonal."""
+        return self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
 
     def entropy(self) -> Tensor:
-        half_log_det = self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + half_log_det
+        H = 0.5 * self._event_shape[0] * (1.0 + math.log(2 * math.pi)) + self._half_log_det()
         if len(self._batch_shape) == 0:
             return H
         return H.expand(self._batch_shape)

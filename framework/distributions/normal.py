@@ -11,7 +11,7 @@ from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions.exp_family import ExponentialFamily
-from framework.distributions.utils import _Number, _standard_normal, broadcast_all
+from framework.distributions.utils import _batch_shape, _standard_normal, broadcast_all
 
 __all__ = ["Normal"]
 
@@ -29,17 +29,10 @@ class Normal(ExponentialFamily):
 
     def __init__(self, loc: Tensor | float, scale: Tensor | float, validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        batch_shape = Size() if isinstance(loc, _Number) and isinstance(scale, _Number) else self.loc.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(_batch_shape((loc, scale), self.loc), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance: Any = None) -> Normal:
-        new = self._get_checked_instance(Normal, _instance)
-        batch_shape = Size(batch_shape)
-        new.loc = self.loc.expand(batch_shape)
-        new.scale = self.scale.expand(batch_shape)
-        super(Normal, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Normal, batch_shape, _instance, "loc", "scale")
 
     @property
     def mean(self) -> Tensor:

@@ -4,34 +4,26 @@ Concrete / Gumbel-softmax relaxation of a Bernoulli (as `torch.distributions.Rel
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import framework
 from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
-from framework.distributions.distribution import Distribution
+from framework.distributions._binary_params import _BinaryParams
 from framework.distributions.transformed_distribution import TransformedDistribution
 from framework.distributions.transforms import SigmoidTransform
-from framework.distributions.utils import (
-    _Number,
-    broadcast_all,
-    clamp_probs,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
-)
+from framework.distributions.utils import broadcast_all, clamp_probs
+
+if TYPE_CHECKING:
+    from framework.distributions.relaxed_categorical import ExpRelaxedCategorical
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(_BinaryParams):
     """The logit of a `RelaxedBernoulli` sample, with temperature `temperature`."""
 
-    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
-        "probs": constraints.unit_interval,
-        "logits": constraints.real,
-    }
     support = constraints.real
 
     def __init__(
@@ -42,44 +34,15 @@ class LogitRelaxedBernoulli(Distribution):
         validate_args: bool | None = None,
     ) -> None:
         self.temperature = temperature
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            is_scalar = isinstance(probs, _Number)
-            (self.probs,) = broadcast_all(probs)
-            self._param = self.probs
-        else:
-            assert logits is not None
-            is_scalar = isinstance(logits, _Number)
-            (self.logits,) = broadcast_all(logits)
-            self._param = self.logits
-        batch_shape = Size() if is_scalar else self._param.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(self._set_param(probs, logits), validate_args=validate_args)
 
     def expand(self, batch_shape: Sequence[int], _instance: Any = None) -> LogitRelaxedBernoulli:
-        new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
-        batch_shape = Size(batch_shape)
+        new = self._expand_binary(LogitRelaxedBernoulli, batch_shape, _instance)
         new.temperature = self.temperature
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
-        super(LogitRelaxedBernoulli, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     def _new(self, *args: Any, **kwargs: Any) -> Tensor:
         return self._param.new(*args, **kwargs)
-
-    @lazy_property
-    def logits(self) -> Tensor:
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self) -> Tensor:
-        return logits_to_probs(self.logits, is_binary=True)
 
     @property
     def param_shape(self) -> Size:
@@ -99,16 +62,32 @@ class LogitRelaxedBernoulli(Distribution):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
+class _Relaxed(TransformedDistribution):
+    """What RelaxedBernoulli and RelaxedOneHotCategorical share: a reparameterizable transform of a
+    base distribution that carries `temperature`, `logits` and `probs`."""
+
+    has_rsample = True
+    base_dist: LogitRelaxedBernoulli | ExpRelaxedCategorical
+
+    @property
+    def temperature(self) -> Tensor:
+        return self.base_dist.temperature
+
+    @property
+    def logits(self) -> Tensor:
+        return self.base_dist.logits
+
+    @property
+    def probs(self) -> Tensor:
+        return self.base_dist.probs
+
+
+class RelaxedBernoulli(_Relaxed):
     """A reparameterizable relaxation of `Bernoulli` on `[0, 1]`: `sigmoid` of a
     `LogitRelaxedBernoulli` sample."""
 
-    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
-        "probs": constraints.unit_interval,
-        "logits": constraints.real,
-    }
+    arg_constraints = _BinaryParams.arg_constraints
     support = constraints.unit_interval
-    has_rsample = True
     base_dist: LogitRelaxedBernoulli
 
     def __init__(
@@ -125,15 +104,3 @@ class RelaxedBernoulli(TransformedDistribution):
         new = self._get_checked_instance(RelaxedBernoulli, _instance)
         super().expand(batch_shape, _instance=new)
         return new
-
-    @property
-    def temperature(self) -> Tensor:
-        return self.base_dist.temperature
-
-    @property
-    def logits(self) -> Tensor:
-        return self.base_dist.logits
-
-    @property
-    def probs(self) -> Tensor:
-        return self.base_dist.probs

@@ -14,7 +14,7 @@ from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions.categorical import Categorical
 from framework.distributions.distribution import Distribution
-from framework.distributions.transformed_distribution import TransformedDistribution
+from framework.distributions.relaxed_bernoulli import _Relaxed
 from framework.distributions.transforms import ExpTransform
 from framework.distributions.utils import broadcast_all, clamp_probs
 
@@ -91,16 +91,12 @@ class ExpRelaxedCategorical(Distribution):
         return score + log_scale
 
 
-class RelaxedOneHotCategorical(TransformedDistribution):
+class RelaxedOneHotCategorical(_Relaxed):
     """A reparameterizable relaxation of `OneHotCategorical` on the simplex: `exp` of an
     `ExpRelaxedCategorical` sample."""
 
-    arg_constraints: ClassVar[dict[str, constraints.Constraint]] = {
-        "probs": constraints.simplex,
-        "logits": constraints.real_vector,
-    }
+    arg_constraints = ExpRelaxedCategorical.arg_constraints
     support = constraints.simplex
-    has_rsample = True
     base_dist: ExpRelaxedCategorical
 
     def __init__(
@@ -117,15 +113,3 @@ class RelaxedOneHotCategorical(TransformedDistribution):
         new = self._get_checked_instance(RelaxedOneHotCategorical, _instance)
         super().expand(batch_shape, _instance=new)
         return new
-
-    @property
-    def temperature(self) -> Tensor:
-        return self.base_dist.temperature
-
-    @property
-    def logits(self) -> Tensor:
-        return self.base_dist.logits
-
-    @property
-    def probs(self) -> Tensor:
-        return self.base_dist.probs

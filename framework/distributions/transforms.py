@@ -42,6 +42,11 @@ __all__ = [
 ]
 
 
+def _require_dims(ndim: int, needed: int) -> None:
+    if ndim < needed:
+        raise ValueError("Too few dimensions on input")
+
+
 class Transform:
     """Abstract base of transforms with computable log-det-Jacobians.
 
@@ -338,13 +343,11 @@ class IndependentTransform(Transform):
         return self.base_transform.sign
 
     def _call(self, x: Tensor) -> Tensor:
-        if x.dim() < self.domain.event_dim:
-            raise ValueError("Too few dimensions on input")
+        _require_dims(x.dim(), self.domain.event_dim)
         return self.base_transform(x)
 
     def _inverse(self, y: Tensor) -> Tensor:
-        if y.dim() < self.codomain.event_dim:
-            raise ValueError("Too few dimensions on input")
+        _require_dims(y.dim(), self.codomain.event_dim)
         return self.base_transform.inv(y)
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
@@ -399,20 +402,19 @@ class ReshapeTransform(Transform):
         return x.new_zeros(batch_shape)
 
     def forward_shape(self, shape: Sequence[int]) -> Size:
-        if len(shape) < len(self.in_shape):
-            raise ValueError("Too few dimensions on input")
-        cut = len(shape) - len(self.in_shape)
-        if Size(shape[cut:]) != self.in_shape:
-            raise ValueError(f"Shape mismatch: expected {Size(shape[cut:])} but got {self.in_shape}")
-        return Size(shape[:cut]) + self.out_shape
+        return _replace_rightmost(shape, self.in_shape, self.out_shape)
 
     def inverse_shape(self, shape: Sequence[int]) -> Size:
-        if len(shape) < len(self.out_shape):
-            raise ValueError("Too few dimensions on input")
-        cut = len(shape) - len(self.out_shape)
-        if Size(shape[cut:]) != self.out_shape:
-            raise ValueError(f"Shape mismatch: expected {Size(shape[cut:])} but got {self.out_shape}")
-        return Size(shape[:cut]) + self.in_shape
+        return _replace_rightmost(shape, self.out_shape, self.in_shape)
+
+
+def _replace_rightmost(shape: Sequence[int], old: Size, new: Size) -> Size:
+    """`shape` with its rightmost dimensions, which must be `old`, replaced by `new`."""
+    _require_dims(len(shape), len(old))
+    cut = len(shape) - len(old)
+    if Size(shape[cut:]) != old:
+        raise ValueError(f"Shape mismatch: expected {Size(shape[cut:])} but got {old}")
+    return Size(shape[:cut]) + new
 
 
 class ExpTransform(Transform):
@@ -473,8 +475,7 @@ class PowerTransform(Transform):
     def forward_shape(self, shape: Sequence[int]) -> Size:
         return Size(_broadcast_shapes([shape, self.exponent.shape]))
 
-    def inverse_shape(self, shape: Sequence[int]) -> Size:
-        return Size(_broadcast_shapes([shape, self.exponent.shape]))
+    inverse_shape = forward_shape
 
 
 def _clipped_sigmoid(x: Tensor) -> Tensor:
@@ -637,8 +638,7 @@ class AffineTransform(Transform):
     def forward_shape(self, shape: Sequence[int]) -> Size:
         return Size(_broadcast_shapes([shape, _shape_of(self.loc), _shape_of(self.scale)]))
 
-    def inverse_shape(self, shape: Sequence[int]) -> Size:
-        return Size(_broadcast_shapes([shape, _shape_of(self.loc), _shape_of(self.scale)]))
+    inverse_shape = forward_shape
 
 
 def _shape_of(value: Tensor | float) -> tuple[int, ...]:
@@ -663,14 +663,10 @@ class SoftmaxTransform(Transform):
         return y.log()
 
     def forward_shape(self, shape: Sequence[int]) -> Size:
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
+        _require_dims(len(shape), 1)
         return Size(shape)
 
-    def inverse_shape(self, shape: Sequence[int]) -> Size:
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return Size(shape)
+    inverse_shape = forward_shape
 
 
 class StickBreakingTransform(Transform):
@@ -703,13 +699,11 @@ class StickBreakingTransform(Transform):
         return (-x + F.logsigmoid(x) + y[..., :-1].log()).sum(-1)
 
     def forward_shape(self, shape: Sequence[int]) -> Size:
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
+        _require_dims(len(shape), 1)
         return Size((*shape[:-1], shape[-1] + 1))
 
     def inverse_shape(self, shape: Sequence[int]) -> Size:
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
+        _require_dims(len(shape), 1)
         return Size((*shape[:-1], shape[-1] - 1))
 
 

@@ -12,7 +12,7 @@ from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions.distribution import Distribution
-from framework.distributions.utils import _Number, broadcast_all
+from framework.distributions.utils import _batch_shape, broadcast_all
 
 __all__ = ["Uniform"]
 
@@ -24,21 +24,14 @@ class Uniform(Distribution):
 
     def __init__(self, low: Tensor | float, high: Tensor | float, validate_args: bool | None = None) -> None:
         self.low, self.high = broadcast_all(low, high)
-        batch_shape = Size() if isinstance(low, _Number) and isinstance(high, _Number) else self.low.size()
-        super().__init__(batch_shape, validate_args=validate_args)
+        super().__init__(_batch_shape((low, high), self.low), validate_args=validate_args)
 
     @property
     def arg_constraints(self) -> dict[str, constraints.Constraint]:
         return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     def expand(self, batch_shape: Sequence[int], _instance: Any = None) -> Uniform:
-        new = self._get_checked_instance(Uniform, _instance)
-        batch_shape = Size(batch_shape)
-        new.low = self.low.expand(batch_shape)
-        new.high = self.high.expand(batch_shape)
-        super(Uniform, new).__init__(batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_params(Uniform, batch_shape, _instance, "low", "high")
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self) -> constraints.Constraint:

@@ -46,6 +46,12 @@ def broadcast_all(*values: Tensor | float) -> tuple[Tensor, ...]:
     return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)
 
 
+def _batch_shape(given: Sequence[Tensor | float], param: Tensor) -> Size:
+    """The batch shape of a distribution built from parameters `given` and broadcast to `param`:
+    empty when all were Python numbers, else `param`'s size."""
+    return Size() if all(isinstance(v, _Number) for v in given) else param.size()
+
+
 def _standard_normal(shape: Sequence[int], dtype: _dtype | None, device: Device | None) -> Tensor:
     """A tensor of `shape` filled by `normal_()`, the draw PyTorch's reparameterized samplers use."""
     return framework.empty(list(shape), dtype=dtype, device=device).normal_()

@@ -225,6 +225,16 @@ def adaptive_avg_pool2d(input: Tensor, output_size: int | Sequence[int | None] |
 # ---- embedding and normalization ----------------------------------------------------------------
 
 
+def _padding_index(padding_idx: int | None, num_embeddings: int, name: str) -> int | None:
+    """A negative `padding_idx` counted from num_embeddings (PyTorch's assertion, naming it
+    `name`, when it is out of range)."""
+    if padding_idx is None:
+        return None
+    if (padding_idx > 0 and padding_idx >= num_embeddings) or padding_idx < -num_embeddings:
+        raise AssertionError(f"{name} must be within num_embeddings")
+    return num_embeddings + padding_idx if padding_idx < 0 else padding_idx
+
+
 def embedding(
     input: Tensor,
     weight: Tensor,
@@ -237,16 +247,9 @@ def embedding(
     """The rows of `weight` at the indices in `input`.  Rows looked up are first renormalized in
     place to norm at most max_norm (when given); the padding_idx row gets no gradient.  (Gradients
     are dense even with sparse=True: there are no sparse tensors here.)"""
-    rows = weight.shape[0]
+    padding_idx = _padding_index(padding_idx, weight.shape[0], "Padding_idx")
     if padding_idx is None:
         padding_idx = -1
-    elif padding_idx > 0:
-        if padding_idx >= rows:
-            raise AssertionError("Padding_idx must be within num_embeddings")
-    elif padding_idx < 0:
-        if padding_idx < -rows:
-            raise AssertionError("Padding_idx must be within num_embeddings")
-        padding_idx = rows + padding_idx
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
     return cast(Tensor, _aten.embedding.default(weight, input, padding_idx, scale_grad_by_freq, sparse))

@@ -36,16 +36,19 @@ def _spd(n: int, *batch: int) -> np.ndarray:
     return L @ np.swapaxes(L, -1, -2)
 
 
+Case = tuple[Params, Callable[[Any, dict[str, Any]], Any]]
+
+
+def _loc_scale(name: str) -> Case:
+    """A case of the distribution `name` built from a real `loc` and a positive `scale`."""
+    params = {"loc": _real(3), "scale": _pos(3)}
+    return params, lambda L, p: getattr(L.distributions, name)(p["loc"], p["scale"])
+
+
 # name -> (parameters, builder(lib, tensors))
-CASES: dict[str, tuple[Params, Callable[[Any, dict[str, Any]], Any]]] = {
-    "Normal": (
-        {"loc": _real(3), "scale": _pos(3)},
-        lambda L, p: L.distributions.Normal(p["loc"], p["scale"]),
-    ),
-    "LogNormal": (
-        {"loc": _real(3), "scale": _pos(3)},
-        lambda L, p: L.distributions.LogNormal(p["loc"], p["scale"]),
-    ),
+CASES: dict[str, Case] = {
+    "Normal": _loc_scale("Normal"),
+    "LogNormal": _loc_scale("LogNormal"),
     "Uniform": (
         {"low": _real(3), "width": _pos(3)},
         lambda L, p: L.distributions.Uniform(p["low"], p["low"] + p["width"]),
@@ -62,20 +65,11 @@ CASES: dict[str, tuple[Params, Callable[[Any, dict[str, Any]], Any]]] = {
         lambda L, p: L.distributions.OneHotCategorical(logits=p["logits"]),
     ),
     "Exponential": ({"rate": _pos(3)}, lambda L, p: L.distributions.Exponential(p["rate"])),
-    "Laplace": (
-        {"loc": _real(3), "scale": _pos(3)},
-        lambda L, p: L.distributions.Laplace(p["loc"], p["scale"]),
-    ),
-    "Cauchy": (
-        {"loc": _real(3), "scale": _pos(3)},
-        lambda L, p: L.distributions.Cauchy(p["loc"], p["scale"]),
-    ),
+    "Laplace": _loc_scale("Laplace"),
+    "Cauchy": _loc_scale("Cauchy"),
     "Geometric": ({"probs": _prob(3)}, lambda L, p: L.distributions.Geometric(probs=p["probs"])),
     "GeometricLogits": ({"logits": _real(3)}, lambda L, p: L.distributions.Geometric(logits=p["logits"])),
-    "Gumbel": (
-        {"loc": _real(3), "scale": _pos(3)},
-        lambda L, p: L.distributions.Gumbel(p["loc"], p["scale"]),
-    ),
+    "Gumbel": _loc_scale("Gumbel"),
     "HalfNormal": ({"scale": _pos(3)}, lambda L, p: L.distributions.HalfNormal(p["scale"])),
     "HalfCauchy": ({"scale": _pos(3)}, lambda L, p: L.distributions.HalfCauchy(p["scale"])),
     "LogisticNormal": (

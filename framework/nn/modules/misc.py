@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import framework
-from framework import no_grad
 from framework._tensor import Tensor
 from framework.c10.device import Device
 from framework.c10.dtypes import dtype as DType
@@ -22,6 +21,7 @@ from framework.nn.modules.distance import PairwiseDistance
 from framework.nn.modules.linear import Linear
 from framework.nn.modules.loss import _Loss, _WeightedLoss
 from framework.nn.modules.module import Module
+from framework.nn.modules.sparse import _embedding_weight, _pretrained_size, _reset_embedding
 from framework.nn.parameter import Parameter
 
 __all__ = [
@@ -149,33 +149,16 @@ class EmbeddingBag(Module):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None:
-            if padding_idx > 0:
-                if padding_idx >= num_embeddings:
-                    raise AssertionError("padding_idx must be within num_embeddings")
-            elif padding_idx < 0:
-                if padding_idx < -num_embeddings:
-                    raise AssertionError("padding_idx must be within num_embeddings")
-                padding_idx = num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = F._padding_index(padding_idx, num_embeddings, "padding_idx")
+        self.weight = _embedding_weight(num_embeddings, embedding_dim, _weight, True, device, dtype)
         if _weight is None:
-            self.weight = Parameter(
-                framework.empty((num_embeddings, embedding_dim), device=device, dtype=dtype)
-            )
             self.reset_parameters()
-        else:
-            if list(_weight.shape) != [num_embeddings, embedding_dim]:
-                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
-            self.weight = Parameter(_weight)
         self.mode = mode
         self.sparse = sparse
         self.include_last_offset = include_last_offset
 
     def reset_parameters(self) -> None:
-        init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        _reset_embedding(self.weight, self.padding_idx)
 
     def forward(
         self, input: Tensor, offsets: Tensor | None = None, per_sample_weights: Tensor | None = None
@@ -221,9 +204,7 @@ class EmbeddingBag(Module):
         padding_idx: int | None = None,
     ) -> EmbeddingBag:
         """An EmbeddingBag whose weight is `embeddings` (2-d), frozen unless `freeze` is False."""
-        if embeddings.dim() != 2:
-            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
-        rows, cols = embeddings.shape
+        rows, cols = _pretrained_size(embeddings)
         bag = cls(
             num_embeddings=rows,
             embedding_dim=cols,

@@ -15,6 +15,40 @@ from framework.nn.parameter import Parameter
 __all__ = ["Embedding"]
 
 
+def _embedding_weight(
+    num_embeddings: int,
+    embedding_dim: int,
+    _weight: Tensor | None,
+    requires_grad: bool,
+    device: Device | str | None,
+    dtype: DType | None,
+) -> Parameter:
+    """An embedding table: `_weight` (checked to be num_embeddings x embedding_dim), else a new
+    uninitialised one."""
+    if _weight is None:
+        table = framework.empty((num_embeddings, embedding_dim), device=device, dtype=dtype)
+        return Parameter(table, requires_grad=requires_grad)
+    if list(_weight.shape) != [num_embeddings, embedding_dim]:
+        raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+    return Parameter(_weight, requires_grad=requires_grad)
+
+
+def _reset_embedding(weight: Parameter, padding_idx: int | None) -> None:
+    """Fill an embedding table from N(0, 1), its padding_idx row with zeros."""
+    init.normal_(weight)
+    if padding_idx is not None:
+        with no_grad():
+            weight[padding_idx].fill_(0)
+
+
+def _pretrained_size(embeddings: Tensor) -> tuple[int, int]:
+    """(num_embeddings, embedding_dim) of a pretrained table, which must be 2-d."""
+    if embeddings.dim() != 2:
+        raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+    rows, cols = embeddings.shape
+    return rows, cols
+
+
 class Embedding(Module):
     """A lookup table: row i of `weight` (num_embeddings, embedding_dim) for index i; the
     `padding_idx` row starts at zero and gets no gradient."""
@@ -38,31 +72,17 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        if padding_idx is not None:
-            if not -num_embeddings <= padding_idx < num_embeddings:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            padding_idx %= num_embeddings
-        self.padding_idx = padding_idx
+        self.padding_idx = F._padding_index(padding_idx, num_embeddings, "Padding_idx")
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
+        self.weight = _embedding_weight(num_embeddings, embedding_dim, _weight, not _freeze, device, dtype)
         if _weight is None:
-            self.weight = Parameter(
-                framework.empty((num_embeddings, embedding_dim), device=device, dtype=dtype),
-                requires_grad=not _freeze,
-            )
             self.reset_parameters()
-        else:
-            if list(_weight.shape) != [num_embeddings, embedding_dim]:
-                raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
-            self.weight = Parameter(_weight, requires_grad=not _freeze)
         self.sparse = sparse
 
     def reset_parameters(self) -> None:
-        init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        _reset_embedding(self.weight, self.padding_idx)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.embedding(
@@ -101,9 +121,7 @@ class Embedding(Module):
         sparse: bool = False,
     ) -> Embedding:
         """An Embedding whose weight is `embeddings` (2-d), frozen unless `freeze` is False."""
-        if embeddings.dim() != 2:
-            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
-        rows, cols = embeddings.shape
+        rows, cols = _pretrained_size(embeddings)
         return cls(
             num_embeddings=rows,
             embedding_dim=cols,

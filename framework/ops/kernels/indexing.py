@@ -663,6 +663,15 @@ def _broadcast_entry(e: IndexEntry, shape: Shape) -> IndexEntry:
     return np.broadcast_to(e, shape)
 
 
+def put_values(a: Array, target: Any, values: Array, accumulate: bool) -> None:
+    """Write `values` into `a` at the NumPy index `target`, adding them (repeats accumulate) when
+    `accumulate`."""
+    if accumulate:
+        np.add.at(a, target, values)
+    else:
+        a[target] = values
+
+
 def _numpy_index(sizes: Shape, entries: Sequence[IndexEntry]) -> tuple[Any, ...]:
     """The NumPy index equal to `entries` (after checking every index value against its dim; only
     called for a non-empty result: PyTorch checks the values it reads)."""
@@ -782,11 +791,7 @@ def _index_put(self: Tensor, indices: Index, values: Tensor, accumulate: bool) -
     if meta or not math.prod(sizes):
         return self
     target = _numpy_index(self._impl.sizes, entries)
-    a, v = array(self), array(values)
-    if accumulate:
-        np.add.at(a, target, v)
-    else:
-        a[target] = v
+    put_values(array(self), target, array(values), accumulate)
     return self
 
 

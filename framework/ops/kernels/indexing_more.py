@@ -46,6 +46,7 @@ from framework.ops.kernels.indexing import (
     _scatter_meta,
     _warn_expanded,
     fill_value,
+    put_values,
     scatter_target,
 )
 
@@ -598,11 +599,7 @@ def put_(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) 
     _check_overlap(self, (index, source))
     a = array(self)
     target = np.unravel_index(_flat_positions(index, a.size), a.shape)
-    values = np.ravel(array(source))
-    if accumulate:
-        np.add.at(a, target, values)
-    else:
-        a[target] = values
+    put_values(a, target, np.ravel(array(source)), accumulate)
     return self
 
 

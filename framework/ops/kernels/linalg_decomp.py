@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal
 
 import numpy as np
@@ -102,36 +102,38 @@ def _batch_prefix(t: Tensor, info: Array) -> tuple[str, int] | None:
     return prefix, int(info.reshape(-1)[first])
 
 
-def _raise_singular(op: str, A: Tensor, info: Tensor) -> None:
+def _raise_failed(A: Tensor, info: Tensor, message: Callable[[str, int], str]) -> None:
+    """Raise LinAlgError(message(prefix, info)) for the first matrix of `A` whose `info` is nonzero
+    (nothing to check on Meta)."""
     if is_meta(info._impl.device):
         return
     found = _batch_prefix(A, array(info))
     if found is not None:
-        prefix, k = found
-        raise LinAlgError(
-            f"{op}: {prefix}The diagonal element {k} is zero, the inversion could not be completed because "
-            "the input matrix is singular."
-        )
+        raise LinAlgError(message(*found))
+
+
+def _raise_singular(op: str, A: Tensor, info: Tensor) -> None:
+    _raise_failed(
+        A,
+        info,
+        lambda prefix, k: f"{op}: {prefix}The diagonal element {k} is zero, the inversion could not be "
+        "completed because the input matrix is singular.",
+    )
 
 
 def _raise_solve_singular(op: str, A: Tensor, info: Tensor) -> None:
-    if is_meta(info._impl.device):
-        return
-    found = _batch_prefix(A, array(info))
-    if found is not None:
-        raise LinAlgError(f"{op}: {found[0]}The solver failed because the input matrix is singular.")
+    _raise_failed(
+        A, info, lambda prefix, _: f"{op}: {prefix}The solver failed because the input matrix is singular."
+    )
 
 
 def _raise_not_positive_definite(op: str, A: Tensor, info: Tensor) -> None:
-    if is_meta(info._impl.device):
-        return
-    found = _batch_prefix(A, array(info))
-    if found is not None:
-        prefix, k = found
-        raise LinAlgError(
-            f"{op}: {prefix}The factorization could not be completed because the input is not "
-            f"positive-definite (the leading minor of order {k} is not positive-definite)."
-        )
+    _raise_failed(
+        A,
+        info,
+        lambda prefix, k: f"{op}: {prefix}The factorization could not be completed because the input is "
+        f"not positive-definite (the leading minor of order {k} is not positive-definite).",
+    )
 
 
 # ---- LAPACK's info ----------------------------------------------------------------------------

@@ -41,8 +41,7 @@ from framework.ops.kernels._registry import (
 from framework.ops.kernels.linalg import _check_dot, _refuse_bool
 from framework.ops.kernels.linalg_decomp import (
     _LAPACK_DTYPES,
-    LinAlgError,
-    _batch_prefix,
+    _raise_failed,
     _raise_singular,
     check_floating,
     check_matrix,
@@ -109,16 +108,13 @@ def _lu_checks(A: Tensor, pivot: bool) -> None:
 
 
 def _raise_lu_singular(op: str, A: Tensor, info: Tensor) -> None:
-    if is_meta(info._impl.device):
-        return
-    found = _batch_prefix(A, array(info))
-    if found is not None:
-        prefix, k = found
-        raise LinAlgError(
-            f"{op}: {prefix}U[{k},{k}] is zero and using it on lu_solve would result in a division by "
-            "zero. If you still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
-            "linalg.lu_factor_ex(A, pivot)"
-        )
+    _raise_failed(
+        A,
+        info,
+        lambda prefix, k: f"{op}: {prefix}U[{k},{k}] is zero and using it on lu_solve would result in a "
+        "division by zero. If you still want to perform the factorization, consider calling "
+        "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)",
+    )
 
 
 @kernel("linalg_lu_factor_ex")
@@ -256,6 +252,16 @@ def lu_unpack(
     return p, lower, upper
 
 
+def _check_equation_shapes(op: str, n: int, B: Tensor, left: bool) -> None:
+    """PyTorch's check that the matrices B fit n x n matrices A in AX = B (`left`) or XA = B."""
+    rows, cols = B._impl.sizes[-2:]
+    if (rows if left else cols) != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(
+            f"{op}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and {rows}x{cols})"
+        )
+
+
 def _lu_solve_checks(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
     op = "linalg.lu_solve"
     lu, b = LU._impl, B._impl
@@ -268,12 +274,7 @@ def _lu_solve_checks(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
         raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
     check_square(f"torch.{op}", LU)
     n = lu.sizes[-1]
-    if b.sizes[-2 if left else -1] != n:
-        equation = "AX = B" if left else "XA = B"
-        raise RuntimeError(
-            f"{op}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
-            f"{b.sizes[-2]}x{b.sizes[-1]})"
-        )
+    _check_equation_shapes(op, n, B, left)
     if pivots._impl.dtype is not int32:
         raise RuntimeError(f"{op}: pivots should be a Tensor of scalar type torch.int32")
     if lu.dtype is not b.dtype:
@@ -346,13 +347,7 @@ def linalg_solve_triangular(
     if b.dim() < 2:
         raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
     check_square(op, self)
-    n = a.sizes[-1]
-    if b.sizes[-2 if left else -1] != n:
-        equation = "AX = B" if left else "XA = B"
-        raise RuntimeError(
-            f"{op}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
-            f"{b.sizes[-2]}x{b.sizes[-1]})"
-        )
+    _check_equation_shapes(op, a.sizes[-1], B, left)
     device = same_device(op, (self, B))
     out = new_tensor((*broadcast_shapes(a.sizes[:-2], b.sizes[:-2]), *b.sizes[-2:]), result_dtype, device)
     if is_meta(device):
@@ -378,18 +373,7 @@ def triangular_solve(
                 f"torch.triangular_solve: Expected {name} to have at least 2 dimensions, but it has "
                 f"{given.dim()} dimensions instead"
             )
-    if b.dtype is not a.dtype:
-        raise RuntimeError(
-            f"Expected b and A to have the same dtype, but found b of type {b.dtype.scalar_type_name} and A "
-            f"of type {a.dtype.scalar_type_name} instead."
-        )
-    _lapack_dtype("triangular_solve_cpu", A)
-    check_square_plain(A)
-    if a.sizes[-1] != b.sizes[-2]:
-        raise RuntimeError(
-            f"Incompatible matrix sizes for triangular_solve: each A matrix is {a.sizes[-2]} by "
-            f"{a.sizes[-1]} but each b matrix is {b.sizes[-2]} by {b.sizes[-1]}"
-        )
+    _linear_solve_checks("triangular_solve", self, A)
     _warn_deprecated(
         "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
         "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does "
@@ -408,6 +392,25 @@ def triangular_solve(
         t, upper = np.swapaxes(t, -1, -2), not upper
     solution._impl.numpy_view()[...] = substitute(t, rhs, upper=upper, unit=unitriangular)
     return solution, coefficient
+
+
+def _linear_solve_checks(name: str, b: Tensor, A: Tensor) -> None:
+    """PyTorch's checks of the right-hand sides `b` and the matrices `A` of a solve (with its CPU
+    kernel's dtype check once the dtypes agree): one dtype, square `A`, `A`'s columns matching
+    `b`'s rows."""
+    bi, ai = b._impl, A._impl
+    if bi.dtype is not ai.dtype:
+        raise RuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type {bi.dtype.scalar_type_name} and A "
+            f"of type {ai.dtype.scalar_type_name} instead."
+        )
+    _lapack_dtype(f"{name}_cpu", A)
+    check_square_plain(A)
+    if ai.sizes[-1] != bi.sizes[-2]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for {name}: each A matrix is {ai.sizes[-2]} by {ai.sizes[-1]} but "
+            f"each b matrix is {bi.sizes[-2]} by {bi.sizes[-1]}"
+        )
 
 
 def check_square_plain(A: Tensor) -> None:
@@ -429,18 +432,7 @@ def cholesky_solve(self: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
         raise RuntimeError(f"b should have at least 2 dimensions, but has {b.dim()} dimensions instead")
     if f.dim() < 2:
         raise RuntimeError(f"u should have at least 2 dimensions, but has {f.dim()} dimensions instead")
-    if b.dtype is not f.dtype:
-        raise RuntimeError(
-            f"Expected b and A to have the same dtype, but found b of type {b.dtype.scalar_type_name} and A "
-            f"of type {f.dtype.scalar_type_name} instead."
-        )
-    _lapack_dtype("cholesky_solve_cpu", self)
-    check_square_plain(input2)
-    if f.sizes[-1] != b.sizes[-2]:
-        raise RuntimeError(
-            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {f.sizes[-2]} by {f.sizes[-1]} "
-            f"but each b matrix is {b.sizes[-2]} by {b.sizes[-1]}"
-        )
+    _linear_solve_checks("cholesky_solve", self, input2)
     device = same_device("cholesky_solve", (self, input2))
     out = new_tensor((*broadcast_shapes(b.sizes[:-2], f.sizes[:-2]), *b.sizes[-2:]), b.dtype, device)
     if is_meta(device):

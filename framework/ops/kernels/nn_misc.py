@@ -28,6 +28,7 @@ from framework.ops.kernels._registry import (
     is_meta,
     kernel,
     not_implemented,
+    register_variants,
     same_device,
 )
 from framework.ops.kernels.activation import real_scalar
@@ -103,41 +104,48 @@ def _rrelu_train(
     array(target)[...] = result
 
 
-@kernel("rrelu_with_noise")
-def rrelu_with_noise(
-    self: Tensor,
-    noise: Tensor,
-    lower: Number = 0.125,
-    upper: Number = 1.0 / 3,
-    training: bool = False,
-    generator: rng.Generator | None = None,
-) -> Tensor:
-    """Leaky ReLU whose negative slope is drawn per element from U(lower, upper) when `training`
-    (the slopes, 1 for positive elements, written to `noise`), (lower + upper) / 2 otherwise."""
-    _check_bounds(lower, upper)
-    if not training:
-        evaluated: Tensor = aten_op("leaky_relu.default")(self, _mean_slope(lower, upper))
-        return evaluated
-    result: Tensor = aten_op("empty_like.default")(self)
-    _rrelu_train("rrelu_with_noise_out_cpu", result, self, noise, lower, upper, generator)
-    return result
+def _rrelu_variants(suffix: str) -> None:
+    """Register rrelu_with_noise and rrelu (suffix "") or their in-place kernels (suffix "_")."""
+
+    def with_noise(
+        self: Tensor,
+        noise: Tensor,
+        lower: Number = 0.125,
+        upper: Number = 1.0 / 3,
+        training: bool = False,
+        generator: rng.Generator | None = None,
+    ) -> Tensor:
+        """Leaky ReLU whose negative slope is drawn per element from U(lower, upper) when `training`
+        (the slopes, 1 for positive elements, written to `noise`), (lower + upper) / 2 otherwise."""
+        _check_bounds(lower, upper)
+        if not training:
+            evaluated: Tensor = aten_op(f"leaky_relu{suffix}.default")(self, _mean_slope(lower, upper))
+            return evaluated
+        result: Tensor = self if suffix else aten_op("empty_like.default")(self)
+        _rrelu_train("rrelu_with_noise_out_cpu", result, self, noise, lower, upper, generator)
+        return result
+
+    def rrelu(
+        self: Tensor,
+        lower: Number = 0.125,
+        upper: Number = 1.0 / 3,
+        training: bool = False,
+        generator: rng.Generator | None = None,
+    ) -> Tensor:
+        """rrelu_with_noise with a fresh noise tensor."""
+        _check_bounds(lower, upper)
+        noise = aten_op("empty_like.default")(self)
+        result: Tensor = aten_op(f"rrelu_with_noise{suffix}.default")(
+            self, noise, lower, upper, training, generator
+        )
+        return result
+
+    register_variants("rrelu_with_noise", {suffix: with_noise})
+    register_variants("rrelu", {suffix: rrelu})
 
 
-@kernel("rrelu_with_noise_")
-def rrelu_with_noise_(
-    self: Tensor,
-    noise: Tensor,
-    lower: Number = 0.125,
-    upper: Number = 1.0 / 3,
-    training: bool = False,
-    generator: rng.Generator | None = None,
-) -> Tensor:
-    _check_bounds(lower, upper)
-    if not training:
-        evaluated: Tensor = aten_op("leaky_relu_.default")(self, _mean_slope(lower, upper))
-        return evaluated
-    _rrelu_train("rrelu_with_noise_out_cpu", self, self, noise, lower, upper, generator)
-    return self
+_rrelu_variants("")
+_rrelu_variants("_")
 
 
 @kernel("rrelu_with_noise_backward")
@@ -156,34 +164,6 @@ def rrelu_with_noise_backward(
         return scaled
     slope = _mean_slope(lower, upper)
     result: Tensor = aten_op("leaky_relu_backward.default")(grad_output, self, slope, self_is_result)
-    return result
-
-
-@kernel("rrelu")
-def rrelu(
-    self: Tensor,
-    lower: Number = 0.125,
-    upper: Number = 1.0 / 3,
-    training: bool = False,
-    generator: rng.Generator | None = None,
-) -> Tensor:
-    _check_bounds(lower, upper)
-    noise = aten_op("empty_like.default")(self)
-    result: Tensor = aten_op("rrelu_with_noise.default")(self, noise, lower, upper, training, generator)
-    return result
-
-
-@kernel("rrelu_")
-def rrelu_(
-    self: Tensor,
-    lower: Number = 0.125,
-    upper: Number = 1.0 / 3,
-    training: bool = False,
-    generator: rng.Generator | None = None,
-) -> Tensor:
-    _check_bounds(lower, upper)
-    noise = aten_op("empty_like.default")(self)
-    result: Tensor = aten_op("rrelu_with_noise_.default")(self, noise, lower, upper, training, generator)
     return result
 
 

@@ -21,7 +21,7 @@ from typing import Any, Final
 import numpy as np
 
 from framework._tensor import Tensor
-from framework.autograd.engine import is_expandable_to
+from framework.autograd.engine import is_expandable_to, sum_to
 from framework.c10.device import Device, Layout
 from framework.c10.dtypes import bool_, dtype, int32, int64, promote_types
 from framework.c10.tensor_impl import TensorImpl
@@ -37,7 +37,7 @@ from framework.ops.kernels._registry import (
     not_implemented,
     wrap_dim,
 )
-from framework.ops.kernels.views import _write_out
+from framework.ops.kernels.views import _write_out, chunk_through
 
 _MESHGRID_INDEXING: Final = ("xy", "ij")
 
@@ -348,16 +348,7 @@ def unsafe_split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int =
 @kernel("unsafe_chunk")
 def unsafe_chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     """chunk's pieces through unsafe_split (or unsafe_split_with_sizes for an empty dimension)."""
-    impl = self._impl
-    if impl.dim() == 0:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = wrap_dim(dim, impl.dim())
-    size = impl.sizes[d]
-    if size == 0:
-        return _call_list("unsafe_split_with_sizes.default", self, [0] * chunks, d)
-    return _call_list("unsafe_split.Tensor", self, -(-size // chunks), d)
+    return chunk_through("unsafe_", self, chunks, dim)
 
 
 # ---- joining ------------------------------------------------------------------------------------
@@ -748,17 +739,11 @@ def cumulative_trapezoid_dx(y: Tensor, *, dx: Number = 1, dim: int = -1) -> Tens
 
 @kernel("sum_to_size")
 def sum_to_size(self: Tensor, size: Sequence[int]) -> Tensor:
-    """`self` summed down to `size`, a shape it broadcasts from: over the leading dimensions and
-    where `size` has 1 (keeping dimensions), then viewed as `size`."""
+    """`self` summed down to `size`, a shape it broadcasts from (the engine's `sum_to`)."""
     sizes = self._impl.sizes
     if not is_expandable_to(size, sizes):
         raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(sizes)}}}.")
-    if not size:
-        return _call("sum.default", self)
-    lead = len(sizes) - len(size)
-    dims = [*range(lead), *(i for i in range(lead, len(sizes)) if size[i - lead] == 1 and sizes[i] != 1)]
-    result = _call("sum.dim_IntList", self, dims, True) if dims else self
-    return _call("view.default", result, list(size)) if lead else result
+    return sum_to(self, size)
 
 
 @kernel("new_empty_strided")

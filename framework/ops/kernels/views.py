@@ -681,8 +681,8 @@ def split_with_sizes(self: Tensor, split_sizes: Sequence[int], dim: int = 0) -> 
     return _split_at(self, d, lengths)
 
 
-@kernel("chunk")
-def chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
+def chunk_through(prefix: str, self: Tensor, chunks: int, dim: int) -> list[Tensor]:
+    """chunk's pieces through `prefix`split (or `prefix`split_with_sizes for an empty dimension)."""
     impl = self._impl
     if impl.dim() == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
@@ -692,10 +692,15 @@ def chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     size = impl.sizes[d]
     result: list[Tensor]
     if size == 0:
-        result = aten_op("split_with_sizes.default")(self, [0] * chunks, d)
+        result = aten_op(f"{prefix}split_with_sizes.default")(self, [0] * chunks, d)
     else:
-        result = aten_op("split.Tensor")(self, -(-size // chunks), d)
+        result = aten_op(f"{prefix}split.Tensor")(self, -(-size // chunks), d)
     return result
+
+
+@kernel("chunk")
+def chunk(self: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
+    return chunk_through("", self, chunks, dim)
 
 
 # ---- complex views ------------------------------------------------------------------------------
