@@ -528,7 +528,8 @@ class SoftplusTransform(Transform):
 
 
 class TanhTransform(Transform):
-    """`y = tanh(x)`; the inverse is atanh, computed as `(log1p(y) - log1p(-y)) / 2`."""
+    """`y = tanh(x)`; the inverse is atanh (not clamped at +-1, as in PyTorch: use `cache_size=1`
+    to invert values this transform made)."""
 
     domain = constraints.real
     codomain = constraints.interval(-1.0, 1.0)
@@ -542,7 +543,7 @@ class TanhTransform(Transform):
         return x.tanh()
 
     def _inverse(self, y: Tensor) -> Tensor:
-        return 0.5 * (y.log1p() - (-y).log1p())
+        return y.atanh()
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         # log(1 - tanh(x)^2) in a numerically stable form.
