@@ -388,6 +388,7 @@ nan_to_num = function("nan_to_num")
 nan_to_num_ = function("nan_to_num_")
 nanmean = function("nanmean")
 nanmedian = function("nanmedian")
+nanquantile = function("nanquantile")
 nansum = function("nansum")
 narrow = function("narrow")
 native_batch_norm = function("native_batch_norm")
@@ -433,6 +434,7 @@ prelu = function("prelu")
 prod = function("prod")
 put = function("put")
 qr = function("qr")
+quantile = function("quantile")
 rad2deg = function("rad2deg")
 rad2deg_ = function("rad2deg_")
 rand = function("rand")
@@ -975,6 +977,7 @@ __all__ = [
     "nan_to_num_",
     "nanmean",
     "nanmedian",
+    "nanquantile",
     "nansum",
     "narrow",
     "native_batch_norm",
@@ -1020,6 +1023,7 @@ __all__ = [
     "prod",
     "put",
     "qr",
+    "quantile",
     "rad2deg",
     "rad2deg_",
     "rand",
