@@ -23,6 +23,7 @@ import ad_samples_random
 import ad_samples_shapes
 import ad_samples_shapes_more
 import ad_samples_sorting
+import ad_samples_special
 import ad_samples_tensorapi
 import numpy as np
 import pytest
@@ -51,6 +52,7 @@ MODULES = (
     ad_samples_indexing,
     ad_samples_nn_misc,
     ad_samples_nn3d,
+    ad_samples_special,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}

@@ -6,11 +6,37 @@ LerpBackward1, ...) and differentiate with respect to `self` and a tensor `q`.""
 
 from __future__ import annotations
 
-from typing import Final
+import math
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import float32, float64, int64
-from framework.ops.kernels._registry import aten_op, register_variants, resize_output, wrap_dim
+from framework.c10.dtypes import can_cast, float16, float32, float64, int64
+from framework.ops.kernels._registry import aten_op, register_variants, resize_output, structured, wrap_dim
+from framework.ops.kernels.math_more import (
+    _BESSEL_SWITCH,
+    _bessel_asymptotic_scaled,
+    _bessel_series,
+    _float64_unary,
+    hurwitz_zeta,
+)
+from framework.ops.kernels.pointwise import (
+    _binary_impl,
+    _binary_meta,
+    _forward,
+    _refuse,
+    _to_float,
+    _true_div_compute,
+    _unary,
+    _with_wrapped_self,
+    erfc_array,
+    erfc_continued_fraction,
+    erfinv_array,
+)
+
+Array = npt.NDArray[Any]
 
 # ---- quantile, nanquantile ----------------------------------------------------------------------
 
@@ -120,7 +146,12 @@ def _scalar_q(self: Tensor, q: float) -> Tensor:
 
 def _quantile_variants(name: str, ignore_nan: bool) -> None:
     def tensor_q(
-        self: Tensor, q: Tensor, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"
+        self: Tensor,
+        q: Tensor,
+        dim: int | None = None,
+        keepdim: bool = False,
+        *,
+        interpolation: str = "linear",
     ) -> Tensor:
         _check_quantile(self, q, interpolation, None)
         return _quantile_compute(self, q, dim, keepdim, interpolation, ignore_nan)[0]
@@ -141,7 +172,12 @@ def _quantile_variants(name: str, ignore_nan: bool) -> None:
         return result
 
     def float_q(
-        self: Tensor, q: float, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear"
+        self: Tensor,
+        q: float,
+        dim: int | None = None,
+        keepdim: bool = False,
+        *,
+        interpolation: str = "linear",
     ) -> Tensor:
         return tensor_q(self, _scalar_q(self, q), dim, keepdim, interpolation=interpolation)
 
@@ -163,3 +199,221 @@ def _quantile_variants(name: str, ignore_nan: bool) -> None:
 
 _quantile_variants("quantile", ignore_nan=False)
 _quantile_variants("nanquantile", ignore_nan=True)
+
+
+# ---- torch.special: aliases (CompositeImplicitAutograd kernels calling the real operator) --------
+
+_SPECIAL_ALIASES: Final[dict[str, str]] = {
+    "special_expit": "sigmoid.default",
+    "special_expit_out": "sigmoid.out",
+    "special_logit": "logit.default",
+    "special_logit_out": "logit.out",
+    "special_erf": "erf.default",
+    "special_erf_out": "erf.out",
+    "special_erfc": "erfc.default",
+    "special_erfc_out": "erfc.out",
+    "special_erfinv": "erfinv.default",
+    "special_erfinv_out": "erfinv.out",
+    "special_gammaln": "lgamma.default",
+    "special_gammaln_out": "lgamma.out",
+    "special_digamma": "digamma.default",
+    "special_digamma_out": "digamma.out",
+    "special_psi": "digamma.default",
+    "special_psi_out": "digamma.out",
+    "special_polygamma": "polygamma.default",
+    "special_polygamma_out": "polygamma.out",
+    "special_multigammaln": "mvlgamma.default",
+    "special_multigammaln_out": "mvlgamma.out",
+    "special_i0": "i0.default",
+    "special_i0_out": "i0.out",
+    "special_xlogy": "xlogy.Tensor",
+    "special_xlogy_self_scalar": "xlogy.Scalar_Self",
+    "special_xlogy_other_scalar": "xlogy.Scalar_Other",
+    "special_xlogy_out": "xlogy.OutTensor",
+    "special_xlogy_self_scalar_out": "xlogy.OutScalar_Self",
+    "special_xlogy_other_scalar_out": "xlogy.OutScalar_Other",
+    "special_logsumexp": "logsumexp.default",
+    "special_logsumexp_out": "logsumexp.out",
+    "special_softmax": "softmax.int",
+    "special_log_softmax": "log_softmax.int",
+    "special_sinc": "sinc.default",
+    "special_sinc_out": "sinc.out",
+    "special_round": "round.decimals",
+    "special_round_out": "round.decimals_out",
+    "special_exp2": "exp2.default",
+    "special_exp2_out": "exp2.out",
+    "special_expm1": "expm1.default",
+    "special_expm1_out": "expm1.out",
+    "special_log1p": "log1p.default",
+    "special_log1p_out": "log1p.out",
+}
+"""Alias kernel -> the aten overload it calls (so the graph records the real operator's node)."""
+
+for _alias, _target in _SPECIAL_ALIASES.items():
+    _forward(_alias, _target)
+
+
+def _special_ndtr(self: Tensor) -> Tensor:
+    """The standard normal distribution function, (1 + erf(x / sqrt(2))) / 2 (a composition, as
+    PyTorch's: its graph records MulBackward1, AddBackward1 and ErfBackward0)."""
+    result: Tensor = (1 + (self * math.sqrt(0.5)).erf()) * 0.5
+    return result
+
+
+def _special_ndtr_out(self: Tensor, *, out: Tensor) -> Tensor:
+    values = _special_ndtr(self)
+    if not can_cast(values.dtype, out.dtype):
+        raise RuntimeError(
+            f"result type {values.dtype.scalar_type_name} can't be cast to the desired output type "
+            f"{out.dtype.scalar_type_name}"
+        )
+    resize_output(out, tuple(values.shape))
+    result: Tensor = out.copy_(values)
+    return result
+
+
+register_variants("special_ndtr", {"": _special_ndtr, "_out": _special_ndtr_out})
+
+
+# ---- torch.special: native unary functions ---------------------------------------------------------
+# Each computes in float64 (no SciPy); PyTorch's CPU kernels refuse the dtypes `_refused` names.
+
+_SQRT_PI: Final = math.sqrt(math.pi)
+_HALF_LOG_TWO_PI: Final = 0.5 * math.log(2.0 * math.pi)
+
+
+def _refused(kernel: str, half: bool) -> Any:
+    """PyTorch's refusal of complex dtypes (and of float16 when `half`) by kernel name."""
+    return _refuse(kernel, lambda d: d.is_complex or (half and d is float16))
+
+
+def erfcx_array(x: Array) -> Array:
+    """exp(x^2) erfc(x) of float64 `x`: 1 / (sqrt(pi) times erfc's continued fraction) from 1 on,
+    exp(x^2) erfc(x) below 1 (2 exp(x^2) - erfcx(-x) below -1; +inf where exp(x^2) overflows)."""
+    a = np.abs(x)
+    tail = np.empty_like(a)
+    big = a >= 1.0
+    tail[big] = 1.0 / (_SQRT_PI * erfc_continued_fraction(a[big]))
+    small = ~big
+    tail[small] = np.exp(a[small] * a[small]) * erfc_array(a[small])
+    with np.errstate(over="ignore"):
+        result: Array = np.where(x < 0, 2.0 * np.exp(x * x) - tail, tail)
+    return result
+
+
+def _scaled_bessel(x: Array, order: int) -> Array:
+    """exp(-|x|) I_order(x) of float64 `x` (order 0 or 1): the power series times exp(-|x|) below
+    |x| = 30, the asymptotic expansion above (no overflow)."""
+    a = np.abs(x)
+    result = np.full_like(a, np.nan)
+    small = a < _BESSEL_SWITCH
+    result[small] = _bessel_series(x[small], order) * np.exp(-a[small])
+    big = (a >= _BESSEL_SWITCH) & np.isfinite(a)
+    b = a[big]
+    values = _bessel_asymptotic_scaled(b, order) / np.sqrt(2.0 * math.pi * b)
+    result[big] = values if order == 0 else np.copysign(values, x[big])
+    infinite = np.isinf(a)
+    result[infinite] = 0.0
+    return result
+
+
+def log_ndtr_array(x: Array) -> Array:
+    """log of the standard normal distribution function of float64 `x`: log1p(-erfc(x/sqrt 2)/2)
+    from 0 on, log(erfcx(-x/sqrt 2)/2) - x^2/2 below (no underflow of the tail)."""
+    z = x * math.sqrt(0.5)
+    result = np.empty_like(x)
+    upper = ~(x < 0)
+    result[upper] = np.log1p(-0.5 * erfc_array(z[upper]))
+    lower = x < 0
+    w = z[lower]
+    with np.errstate(over="ignore"):
+        result[lower] = np.log(0.5 * erfcx_array(-w)) - w * w
+    return result
+
+
+_NDTRI_STEPS: Final = 6
+
+
+def ndtri_array(p: Array) -> Array:
+    """The inverse of the standard normal distribution function of float64 `p`: sqrt(2)
+    erfinv(2p - 1) (exact argument) for p in [1/4, 3/4]; in the tails, Newton's method on
+    log_ndtr(x) = log(min(p, 1 - p)) from erfinv's or the asymptotic estimate; -+inf at 0 and 1,
+    NaN outside [0, 1]."""
+    result = np.full_like(p, np.nan)
+    central = (p >= 0.25) & (p <= 0.75)
+    result[central] = math.sqrt(2.0) * erfinv_array(2.0 * p[central] - 1.0)
+    tails = ((p > 0) & (p < 0.25)) | ((p > 0.75) & (p < 1))
+    upper = p[tails] > 0.5
+    tail = np.where(upper, 1.0 - p[tails], p[tails])  # exact for p > 1/2
+    log_tail = np.log(tail)
+    t2 = -2.0 * log_tail  # x^2 = t2 - log(2 pi) - log(x^2) asymptotically: two fixed-point steps
+    square = np.maximum(t2 - math.log(2.0 * math.pi) - np.log(t2), 1.0)
+    asymptotic = -np.sqrt(np.maximum(t2 - math.log(2.0 * math.pi) - np.log(square), 1.0))
+    x = np.where(tail > 1e-8, math.sqrt(2.0) * erfinv_array(2.0 * tail - 1.0), asymptotic)
+    for _ in range(_NDTRI_STEPS):
+        x = x - (log_ndtr_array(x) - log_tail) * _SQRT_PI * math.sqrt(0.5) * erfcx_array(-x * math.sqrt(0.5))
+    result[tails] = np.where(upper, -x, x)
+    result[p == 0] = -np.inf
+    result[p == 1] = np.inf
+    return result
+
+
+def _entr(x: Array) -> Array:
+    """-x log(x): 0 at 0, -inf below 0, NaN at NaN."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = -x * np.log(x)
+    result: Array = np.where(x == 0, 0, np.where(x < 0, -np.inf, values))
+    return result.astype(x.dtype)
+
+
+_unary("special_erfcx", _float64_unary(erfcx_array), to_float=True, check=_refused("erfcx_cpu", True))
+_unary(
+    "special_i0e",
+    _float64_unary(lambda a: _scaled_bessel(a, 0)),
+    to_float=True,
+    check=_refused("i0e_cpu", False),
+)
+_unary(
+    "special_i1e",
+    _float64_unary(lambda a: _scaled_bessel(a, 1)),
+    to_float=True,
+    check=_refused("i1e_cpu", False),
+)
+_unary("special_ndtri", _float64_unary(ndtri_array), to_float=True, check=_refused("ndtri_cpu", True))
+_unary(
+    "special_log_ndtr", _float64_unary(log_ndtr_array), to_float=True, check=_refused("log_ndtr_cpu", True)
+)
+_unary("special_entr", _entr, to_float=True, check=_refused("entr_cpu", False))
+
+
+# ---- torch.special: xlog1py, zeta (Tensor-Tensor kernels; a Scalar self is wrapped, as in PyTorch) --
+
+
+def _xlog1py(x: Array | float, y: Array | float) -> Array:
+    """x * log1p(y), 0 where x is 0 and y is not NaN."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.multiply(x, np.log1p(y))
+    result: Array = np.where(np.isnan(y), np.nan, np.where(np.equal(x, 0), 0, values))
+    return result
+
+
+def _zeta(s: Array | float, q: Array | float) -> Array:
+    """The Hurwitz zeta function sum_k (q + k)^-s, computed in float64."""
+    s64, q64 = np.broadcast_arrays(np.asarray(s, dtype=np.float64), np.asarray(q, dtype=np.float64))
+    return hurwitz_zeta(s64.copy(), q64.copy())
+
+
+for _name, _fn, _kernel, _half in (
+    ("special_xlog1py", _xlog1py, "xlog1py_cpu", False),
+    ("special_zeta", _zeta, "zeta_cpu", True),
+):
+    structured(
+        _name,
+        _binary_meta(_name, _to_float, _refused(_kernel, _half)),
+        _binary_impl(_fn, _true_div_compute),
+        inplace=False,
+    )
+    register_variants(
+        f"{_name}_self_scalar",
+        {"": _with_wrapped_self(f"{_name}.default"), "_out": _with_wrapped_self(f"{_name}.out")},
+    )
