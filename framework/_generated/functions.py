@@ -14,6 +14,9 @@ _embedding_bag = function("_embedding_bag")
 _embedding_bag_backward = function("_embedding_bag_backward")
 _embedding_bag_per_sample_weights_backward = function("_embedding_bag_per_sample_weights_backward")
 _euclidean_dist = function("_euclidean_dist")
+_histogramdd_bin_edges = function("_histogramdd_bin_edges")
+_histogramdd_from_bin_cts = function("_histogramdd_from_bin_cts")
+_histogramdd_from_bin_tensors = function("_histogramdd_from_bin_tensors")
 _linalg_eigh = function("_linalg_eigh")
 _linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
@@ -263,6 +266,8 @@ hardtanh_backward = function("hardtanh_backward")
 heaviside = function("heaviside")
 hinge_embedding_loss = function("hinge_embedding_loss")
 histc = function("histc")
+histogram = function("histogram")
+histogramdd = function("histogramdd")
 hsplit = function("hsplit")
 hstack = function("hstack")
 huber_loss = function("huber_loss")
@@ -603,6 +608,9 @@ __all__ = [
     "_embedding_bag_backward",
     "_embedding_bag_per_sample_weights_backward",
     "_euclidean_dist",
+    "_histogramdd_bin_edges",
+    "_histogramdd_from_bin_cts",
+    "_histogramdd_from_bin_tensors",
     "_linalg_eigh",
     "_linalg_svd",
     "_log_softmax",
@@ -852,6 +860,8 @@ __all__ = [
     "heaviside",
     "hinge_embedding_loss",
     "histc",
+    "histogram",
+    "histogramdd",
     "hsplit",
     "hstack",
     "huber_loss",

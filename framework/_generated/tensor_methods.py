@@ -198,6 +198,7 @@ class TensorMethods:
     heaviside = method("heaviside")
     heaviside_ = method("heaviside_")
     histc = method("histc")
+    histogram = method("histogram")
     hsplit = method("hsplit")
     hypot = method("hypot")
     hypot_ = method("hypot_")

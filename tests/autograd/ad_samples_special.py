@@ -1,5 +1,6 @@
 """Sample inputs of the session-11 torch.special entries of derivatives.yaml (erfcx, i0e, i1e,
-ndtri, log_ndtr, entr, xlog1py and zeta with their Scalar overloads).
+ndtri, log_ndtr, entr, xlog1py and zeta with their Scalar overloads) and of the histogram
+operators (not differentiable, as in PyTorch: backward raises).
 
 Inputs stay inside each operator's domain: ndtri's probabilities inside (0, 1), entr's
 arguments positive, xlog1py's `other` above -1, zeta's `self` above 1 and `other` positive; no
@@ -45,6 +46,24 @@ def _zeta_samples() -> list[Sample]:
     return [Sample((_uniform(0, (3, 4), 1.5, 4.0), _uniform(1, (4,), 0.5, 3.0)), desc="broadcast")]
 
 
+def _histogram_tensor_samples() -> list[Sample]:
+    edges = framework.tensor([0.0, 0.5, 1.0, 2.0], dtype=framework.float64)
+    return [Sample((_uniform(0, (3, 4), 0.0, 2.0), edges), {"weight": _uniform(1, (3, 4), 0.0, 1.0)})]
+
+
+def _histogram_count_samples() -> list[Sample]:
+    return [Sample((_uniform(0, (3, 4), 0.0, 2.0), 4), {"weight": _uniform(1, (3, 4), 0.0, 1.0)})]
+
+
+def _histogramdd_count_samples() -> list[Sample]:
+    return [Sample((_uniform(0, (6, 2), 0.0, 2.0), [2, 3]), {"weight": _uniform(1, (6,), 0.0, 1.0)})]
+
+
+def _histogramdd_tensor_samples() -> list[Sample]:
+    edges = [framework.tensor(e, dtype=framework.float64) for e in ([0.0, 1.0, 2.0], [0.0, 0.5, 2.0])]
+    return [Sample((_uniform(0, (6, 2), 0.0, 2.0), edges))]
+
+
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "special_erfcx": _unary(-2.0, 3.0),
     "special_i0e": _unary(-3.0, 3.0),
@@ -58,6 +77,11 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "special_zeta": _zeta_samples,
     "special_zeta.self_scalar": lambda: [Sample((3.0, _uniform(0, (3, 4), 0.5, 3.0)))],
     "special_zeta.other_scalar": lambda: [Sample((_uniform(0, (3,), 1.5, 4.0), 1.5))],
+    "histogram.bins_tensor": _histogram_tensor_samples,
+    "histogram.bin_ct": _histogram_count_samples,
+    "_histogramdd_bin_edges": _histogramdd_count_samples,
+    "_histogramdd_from_bin_cts": _histogramdd_count_samples,
+    "_histogramdd_from_bin_tensors": _histogramdd_tensor_samples,
 }
 
 NO_GRADGRAD: dict[str, str] = {}

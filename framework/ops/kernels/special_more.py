@@ -13,8 +13,17 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import can_cast, float16, float32, float64, int64
-from framework.ops.kernels._registry import aten_op, register_variants, resize_output, structured, wrap_dim
+from framework.c10.dtypes import can_cast, dtype, float16, float32, float64, int64
+from framework.ops.kernels._registry import (
+    CPP_TYPE_NAMES,
+    array,
+    aten_op,
+    not_implemented,
+    register_variants,
+    resize_output,
+    structured,
+    wrap_dim,
+)
 from framework.ops.kernels.math_more import (
     _BESSEL_SWITCH,
     _bessel_asymptotic_scaled,
@@ -417,3 +426,387 @@ for _name, _fn, _kernel, _half in (
         f"{_name}_self_scalar",
         {"": _with_wrapped_self(f"{_name}.default"), "_out": _with_wrapped_self(f"{_name}.out")},
     )
+
+
+# ---- histogram, histogramdd ---------------------------------------------------------------------------
+# The kernels work on `self` as M points of N coordinates (its last dimension; histogram's input is
+# N = 1 column of all its elements), as PyTorch's histogramdd kernels do.
+
+
+def _check_histogramdd(
+    shape: list[int], d: dtype, bins: list[Tensor], weight: Tensor | None, weight_shape: list[int]
+) -> None:
+    """PyTorch's histogramdd_check_inputs, in its order, for an input of `shape` and dtype `d`."""
+    if len(shape) < 2:
+        raise RuntimeError(
+            f"torch.histogramdd: input tensor should have at least 2 dimensions, but got {len(shape)}"
+        )
+    n = shape[-1]
+    if len(bins) != n:
+        raise RuntimeError(
+            f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
+            f"but got {len(bins)}"
+        )
+    name = CPP_TYPE_NAMES[d]
+    for k, edges in enumerate(bins):
+        if edges.dtype is not d:
+            raise RuntimeError(
+                "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                f"input with dtype {name} and bins for dimension {k} with dtype {CPP_TYPE_NAMES[edges.dtype]}"
+            )
+        if edges.dim() != 1:
+            raise RuntimeError(
+                f"torch.histogramdd: bins tensor should have one dimension, but got {edges.dim()} "
+                f"dimensions in the bins tensor for dimension {k}"
+            )
+        if edges.numel() == 0:
+            raise RuntimeError(
+                "torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in "
+                f"the bins tensor for dimension {k}"
+            )
+    if weight is None:
+        return
+    if weight.dtype is not d:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should have "
+            f"the same dtype, but got input({name}), and weight({CPP_TYPE_NAMES[weight.dtype]})"
+        )
+    if (weight_shape or [1]) != shape[:-1]:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided it should have the same shape as the input "
+            f"tensor excluding its innermost dimension, but got input with shape {shape} and weight with "
+            f"shape {weight_shape}"
+        )
+
+
+def _prepare_histogram_out(d: dtype, counts: list[int], hist: Tensor, edges: list[Tensor]) -> None:
+    """PyTorch's histogramdd_prepare_out: dtype checks, positive bin counts, resized outputs."""
+    if hist.dtype is not d:
+        raise RuntimeError(
+            "torch.histogram: input tensor and hist tensor should have the same dtype, but got input "
+            f"{CPP_TYPE_NAMES[d]} and hist {CPP_TYPE_NAMES[hist.dtype]}"
+        )
+    for k, (count, e) in enumerate(zip(counts, edges, strict=True)):
+        if e.dtype is not d:
+            raise RuntimeError(
+                "torch.histogram: input tensor and bin_edges tensor should have the same dtype, but got "
+                f"input {CPP_TYPE_NAMES[d]} and bin_edges {CPP_TYPE_NAMES[e.dtype]} for dimension {k}"
+            )
+        if count <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for dimension {k}")
+        resize_output(e, (count + 1,))
+    resize_output(hist, tuple(counts))
+
+
+def _points(self: Tensor) -> Array:
+    """The values of `self` (at least 2-d) as an (M, N) array of M points."""
+    a = array(self)
+    return a.reshape(-1, a.shape[-1])
+
+
+def _outer_edges(points: Array, bounds: list[float] | None) -> list[tuple[float, float]]:
+    """Each dimension's leftmost and rightmost edge: the pairs of `bounds` (the `range`
+    argument), else the data's extremes (0 and 1 without data), widened by 1/2 each way when
+    equal."""
+    n = points.shape[1]
+    if bounds is not None:
+        if len(bounds) != 2 * n:
+            raise RuntimeError(
+                f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} elements, "
+                f"but got {len(bounds)}"
+            )
+        pairs = list(zip(bounds[0::2], bounds[1::2], strict=True))
+    elif points.shape[0] > 0:
+        pairs = list(zip(points.min(axis=0).tolist(), points.max(axis=0).tolist(), strict=True))
+    else:
+        pairs = [(0.0, 1.0)] * n
+    result = []
+    for k, (low, high) in enumerate(pairs):
+        if not (math.isfinite(low) and math.isfinite(high)):
+            raise RuntimeError(f"torch.histogramdd: dimension {k}'s range [{low:g}, {high:g}] is not finite")
+        if low > high:
+            raise RuntimeError(
+                f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
+                f"dimension {k}"
+            )
+        result.append((low - 0.5, high + 0.5) if low == high else (float(low), float(high)))
+    return result
+
+
+def _fill_histogram(
+    points: Array, weight: Tensor | None, density: bool, hist: Tensor, edges: list[Tensor]
+) -> None:
+    """Count (or sum the weights of) the M points (rows) of `points` into `hist`, bin i of
+    dimension k being [edges[k][i], edges[k][i + 1]) (the last one closed); points outside the
+    edges (NaN included) are left out.  With `density`, the result is divided by its sum and
+    by each bin's volume (in the input's dtype)."""
+    edge_arrays = [array(e) for e in edges]
+    inside = np.ones(points.shape[0], dtype=bool)
+    positions = []
+    for k, e in enumerate(edge_arrays):
+        x = points[:, k]
+        inside &= (x >= e[0]) & (x <= e[-1])
+        positions.append(np.minimum(np.searchsorted(e, x, side="right") - 1, e.size - 2))
+    shape = tuple(e.size - 1 for e in edge_arrays)
+    flat = np.ravel_multi_index(tuple(p[inside] for p in positions), shape)
+    w = None if weight is None else array(weight).reshape(-1)[inside]
+    counts = np.bincount(flat, weights=w, minlength=math.prod(shape)).reshape(shape).astype(points.dtype)
+    if density:
+        counts = counts / counts.sum(dtype=points.dtype)
+        for k, e in enumerate(edge_arrays):
+            widths = [1] * len(shape)
+            widths[k] = -1
+            counts = counts / np.diff(e).reshape(widths)
+    array(hist)[...] = counts
+
+
+def _refuse_histogram(d: dtype, kernel: str, half: bool) -> None:
+    if not (d in (float32, float64) or (half and d is float16)):
+        raise not_implemented(kernel, d)
+
+
+def _linear_histogram(
+    self: Tensor,
+    shape: list[int],
+    points: Array,
+    counts: list[int],
+    bounds: list[float] | None,
+    weight: Tensor | None,
+    weight_shape: list[int],
+    density: bool,
+    hist: Tensor,
+    edges: list[Tensor],
+) -> None:
+    """Equal bins: `edges` are linspaces over the outer edges, then the points are counted
+    (`shape` and `weight_shape` are the input's and the weight's as PyTorch checks them)."""
+    _prepare_histogram_out(self.dtype, counts, hist, edges)
+    _refuse_histogram(self.dtype, "histogramdd", half=False)
+    for count, e, (low, high) in zip(counts, edges, _outer_edges(points, bounds), strict=True):
+        aten_op("linspace.out")(low, high, count + 1, out=e)
+    _check_histogramdd(shape, self.dtype, edges, weight, weight_shape)
+    _fill_histogram(points, weight, density, hist, edges)
+
+
+def _edges_histogram(
+    self: Tensor,
+    shape: list[int],
+    points: Array,
+    bins: list[Tensor],
+    weight: Tensor | None,
+    weight_shape: list[int],
+    density: bool,
+    hist: Tensor,
+    edges: list[Tensor],
+) -> None:
+    """Given bin edges (copied to `edges`), the points are counted."""
+    _check_histogramdd(shape, self.dtype, bins, weight, weight_shape)
+    _prepare_histogram_out(self.dtype, [b.numel() - 1 for b in bins], hist, edges)
+    for source, e in zip(bins, edges, strict=True):
+        array(e)[...] = array(source)
+    _refuse_histogram(self.dtype, "histogram_cpu", half=True)
+    _fill_histogram(points, weight, density, hist, edges)
+
+
+def _empty_like_input(self: Tensor, shape: list[int]) -> Tensor:
+    result: Tensor = aten_op("empty.memory_format")(shape, dtype=self.dtype, device=self.device)
+    return result
+
+
+def _histogram_weight_shape(weight: Tensor | None) -> list[int]:
+    return [] if weight is None else [weight.numel()]
+
+
+def _histogram_bins_tensor_out(
+    self: Tensor,
+    bins: Tensor,
+    *,
+    weight: Tensor | None = None,
+    density: bool = False,
+    hist: Tensor,
+    bin_edges: Tensor,
+) -> tuple[Tensor, Tensor]:
+    """histogram with the given bin edges (`self` flattened)."""
+    points = array(self).reshape(-1, 1)
+    weight_shape = _histogram_weight_shape(weight)
+    _edges_histogram(
+        self, [points.shape[0], 1], points, [bins], weight, weight_shape, density, hist, [bin_edges]
+    )
+    return hist, bin_edges
+
+
+def _histogram_bins_tensor(
+    self: Tensor, bins: Tensor, *, weight: Tensor | None = None, density: bool = False
+) -> tuple[Tensor, Tensor]:
+    return _histogram_bins_tensor_out(
+        self,
+        bins,
+        weight=weight,
+        density=density,
+        hist=_empty_like_input(self, [0]),
+        bin_edges=_empty_like_input(self, [0]),
+    )
+
+
+def _histogram_bin_ct_out(
+    self: Tensor,
+    bins: int = 100,
+    *,
+    range: list[float] | None = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+    hist: Tensor,
+    bin_edges: Tensor,
+) -> tuple[Tensor, Tensor]:
+    """histogram with `bins` equal bins over `range` (the data's extremes without it)."""
+    points = array(self).reshape(-1, 1)
+    weight_shape = _histogram_weight_shape(weight)
+    _linear_histogram(
+        self, [points.shape[0], 1], points, [bins], range, weight, weight_shape, density, hist, [bin_edges]
+    )
+    return hist, bin_edges
+
+
+def _histogram_bin_ct(
+    self: Tensor,
+    bins: int = 100,
+    *,
+    range: list[float] | None = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> tuple[Tensor, Tensor]:
+    return _histogram_bin_ct_out(
+        self,
+        bins,
+        range=range,
+        weight=weight,
+        density=density,
+        hist=_empty_like_input(self, [0]),
+        bin_edges=_empty_like_input(self, [0]),
+    )
+
+
+register_variants(
+    "histogram",
+    {
+        "_bins_tensor": _histogram_bins_tensor,
+        "_bins_tensor_out": _histogram_bins_tensor_out,
+        "_bin_ct": _histogram_bin_ct,
+        "_bin_ct_out": _histogram_bin_ct_out,
+    },
+)
+
+
+def _histogramdd_edges_for(self: Tensor) -> list[Tensor]:
+    """Empty bin-edge tensors, one per dimension of the points (PyTorch's allocate_bin_edges_tensors)."""
+    if self.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    return [_empty_like_input(self, [0]) for _ in range(self.shape[-1])]
+
+
+def _check_bin_count_size(bins: list[int], points: Array) -> None:
+    if len(bins) != points.shape[1]:
+        raise RuntimeError(
+            "histogramdd: The size of bins must be equal to the innermost dimension of the input."
+        )
+
+
+def _histogramdd_bin_edges(
+    self: Tensor,
+    bins: list[int],
+    *,
+    range: list[float] | None = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> list[Tensor]:
+    """The bin edges histogramdd uses for `bins` equal bins per dimension."""
+    edges = _histogramdd_edges_for(self)
+    points = _points(self)
+    outer = _outer_edges(points, range)
+    _check_bin_count_size(bins, points)
+    for count, e, (low, high) in zip(bins, edges, outer, strict=True):
+        aten_op("linspace.out")(low, high, count + 1, out=e)
+    return edges
+
+
+def _histogramdd_from_bin_cts(
+    self: Tensor,
+    bins: list[int],
+    *,
+    range: list[float] | None = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> Tensor:
+    """histogramdd's counts for `bins` equal bins per dimension."""
+    edges = _histogramdd_edges_for(self)
+    points = _points(self)
+    _check_bin_count_size(bins, points)
+    hist = _empty_like_input(self, list(bins))
+    weight_shape = [] if weight is None else list(weight.shape)
+    _linear_histogram(
+        self, list(self.shape), points, list(bins), range, weight, weight_shape, density, hist, edges
+    )
+    return hist
+
+
+def _histogramdd_from_bin_tensors(
+    self: Tensor, bins: list[Tensor], *, weight: Tensor | None = None, density: bool = False
+) -> Tensor:
+    """histogramdd's counts for the given bin edges of each dimension."""
+    edges = _histogramdd_edges_for(self)
+    hist = _empty_like_input(self, [0])
+    weight_shape = [] if weight is None else list(weight.shape)
+    _edges_histogram(self, list(self.shape), _points(self), bins, weight, weight_shape, density, hist, edges)
+    return hist
+
+
+register_variants("histogramdd_bin_edges", {"": _histogramdd_bin_edges})
+register_variants("histogramdd_from_bin_cts", {"": _histogramdd_from_bin_cts})
+register_variants("histogramdd_from_bin_tensors", {"": _histogramdd_from_bin_tensors})
+
+
+def _histogramdd_int_list(
+    self: Tensor,
+    bins: list[int],
+    range: list[float] | None = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> tuple[Tensor, list[Tensor]]:
+    """histogramdd (CompositeImplicitAutograd): the bin edges, then the counts."""
+    edges: list[Tensor] = aten_op("_histogramdd_bin_edges.default")(
+        self, bins, range=range, weight=weight, density=density
+    )
+    hist: Tensor = aten_op("_histogramdd_from_bin_cts.default")(
+        self, bins, range=range, weight=weight, density=density
+    )
+    return hist, edges
+
+
+def _histogramdd_int(
+    self: Tensor,
+    bins: int,
+    range: list[float] | None = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> tuple[Tensor, list[Tensor]]:
+    """histogramdd with `bins` equal bins in every dimension."""
+    return _histogramdd_int_list(self, [bins] * self.shape[-1], range, weight, density)
+
+
+def _histogramdd_tensors(
+    self: Tensor,
+    bins: list[Tensor],
+    range: list[float] | None = None,
+    weight: Tensor | None = None,
+    density: bool = False,
+) -> tuple[Tensor, list[Tensor]]:
+    """histogramdd with the given bin edges (`range` is not used)."""
+    hist: Tensor = aten_op("_histogramdd_from_bin_tensors.default")(
+        self, bins, weight=weight, density=density
+    )
+    return hist, list(bins)
+
+
+register_variants(
+    "histogramdd",
+    {"": _histogramdd_int_list, "_int_bins": _histogramdd_int, "_tensorlist_bins": _histogramdd_tensors},
+)
