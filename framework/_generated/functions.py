@@ -275,6 +275,8 @@ huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
 i0 = function("i0")
 i0_ = function("i0_")
+igamma = function("igamma")
+igammac = function("igammac")
 im2col = function("im2col")
 imag = function("imag")
 index = function("index")
@@ -869,6 +871,8 @@ __all__ = [
     "hypot",
     "i0",
     "i0_",
+    "igamma",
+    "igammac",
     "im2col",
     "imag",
     "index",

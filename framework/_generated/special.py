@@ -14,6 +14,8 @@ erfinv = function("special_erfinv")
 exp2 = function("special_exp2")
 expit = function("special_expit")
 expm1 = function("special_expm1")
+gammainc = function("special_gammainc")
+gammaincc = function("special_gammaincc")
 gammaln = function("special_gammaln")
 i0 = function("special_i0")
 i0e = function("special_i0e")
@@ -46,6 +48,8 @@ __all__ = [
     "exp2",
     "expit",
     "expm1",
+    "gammainc",
+    "gammaincc",
     "gammaln",
     "i0",
     "i0e",

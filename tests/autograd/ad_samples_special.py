@@ -6,7 +6,8 @@ Inputs stay inside each operator's domain: ndtri's probabilities inside (0, 1), 
 arguments positive, xlog1py's `other` above -1, zeta's `self` above 1 and `other` positive; no
 zeros for i1e (whose second derivative, as PyTorch's, is not smooth there).  zeta has no
 derivative with respect to `self` (not_implemented, as in PyTorch: backward raises); its
-gradient with respect to `other` is checked through the self_scalar overload."""
+gradient with respect to `other` is checked through the self_scalar overload.  igamma and
+igammac (not differentiable in `self` either) are checked for backward's refusal."""
 
 from __future__ import annotations
 
@@ -77,6 +78,8 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "special_zeta": _zeta_samples,
     "special_zeta.self_scalar": lambda: [Sample((3.0, _uniform(0, (3, 4), 0.5, 3.0)))],
     "special_zeta.other_scalar": lambda: [Sample((_uniform(0, (3,), 1.5, 4.0), 1.5))],
+    "igamma": lambda: [Sample((_uniform(0, (3, 4), 0.5, 3.0), _uniform(1, (4,), 0.5, 3.0)))],
+    "igammac": lambda: [Sample((_uniform(0, (3, 4), 0.5, 3.0), _uniform(1, (4,), 0.5, 3.0)))],
     "histogram.bins_tensor": _histogram_tensor_samples,
     "histogram.bin_ct": _histogram_count_samples,
     "_histogramdd_bin_edges": _histogramdd_count_samples,

@@ -26,10 +26,15 @@ from framework.ops.kernels._registry import (
 )
 from framework.ops.kernels.math_more import (
     _BESSEL_SWITCH,
+    _STIRLING,
     _bessel_asymptotic_scaled,
     _bessel_series,
     _float64_unary,
+    _lgamma_one_plus,
+    _lgamma_positive,
+    _polynomial,
     hurwitz_zeta,
+    lgamma_array,
 )
 from framework.ops.kernels.pointwise import (
     _binary_impl,
@@ -255,6 +260,10 @@ _SPECIAL_ALIASES: Final[dict[str, str]] = {
     "special_expm1_out": "expm1.out",
     "special_log1p": "log1p.default",
     "special_log1p_out": "log1p.out",
+    "special_gammainc": "igamma.default",
+    "special_gammainc_out": "igamma.out",
+    "special_gammaincc": "igammac.default",
+    "special_gammaincc_out": "igammac.out",
 }
 """Alias kernel -> the aten overload it calls (so the graph records the real operator's node)."""
 
@@ -810,3 +819,168 @@ register_variants(
     "histogramdd",
     {"": _histogramdd_int_list, "_int_bins": _histogramdd_int, "_tensorlist_bins": _histogramdd_tensors},
 )
+
+
+# ---- igamma, igammac (special_gammainc / special_gammaincc) -------------------------------------------
+# The regularized incomplete gamma functions P(a, x) and Q(a, x) = 1 - P(a, x), choosing between
+# the power series of P, the continued fraction of Q and (for x <= 1.1) the power series of Q
+# as Cephes does; the factor x^a e^-x / Gamma(a) goes through Stirling's series for a >= 13.
+
+_IGAMMA_EPS: Final = 1e-16
+_IGAMMA_MAX_TERMS: Final = 20000
+_TINY: Final = 1e-300
+
+
+def _log1pmx_small(t: Array) -> Array:
+    """log(1 + t) - t for |t| < 1/2, by the series of 2 atanh(t / (2 + t)) (no cancellation)."""
+    u = t / (2.0 + t)
+    u2 = u * u
+    total = np.zeros_like(u)
+    power = u * u2
+    for k in range(1, 30):
+        total = total + power / (2 * k + 1)
+        power = power * u2
+    result: Array = -t * t / (2.0 + t) + 2.0 * total
+    return result
+
+
+def _gamma_factor(a: Array, x: Array) -> Array:
+    """x^a e^-x / Gamma(a) for a > 0 and x > 0: for a >= 13 by Stirling's series, as
+    sqrt(a / (2 pi)) exp(a log(x/a) + a - x - correction(a)), the exponent by log1p(t) - t with
+    t = x/a - 1 where it is small."""
+    result = np.empty_like(a)
+    big = a >= 13.0
+    ab, xb = a[big], x[big]
+    correction = _polynomial(1.0 / (ab * ab), _STIRLING) / ab
+    t = (xb - ab) / ab
+    near = np.abs(t) < 0.5
+    exponent = np.empty_like(ab)
+    exponent[near] = ab[near] * _log1pmx_small(t[near])
+    far = ~near
+    exponent[far] = ab[far] * np.log(xb[far] / ab[far]) - (xb[far] - ab[far])
+    with np.errstate(over="ignore", under="ignore"):
+        result[big] = np.sqrt(ab / (2.0 * math.pi)) * np.exp(exponent - correction)
+        small = ~big
+        result[small] = np.exp(a[small] * np.log(x[small]) - x[small] - lgamma_array(a[small]))
+    return result
+
+
+def _converge(step: Any, total: Array, state: tuple[Array, ...]) -> Array:
+    """Run `step(n, total, state) -> (total, state, done)` for n = 1, 2, ... until every element
+    is done; an element's total is kept from the step that finished it on (so a continued
+    fraction does not gather rounding errors while the others converge)."""
+    finished = np.zeros(total.shape, dtype=bool)
+    for n in range(1, _IGAMMA_MAX_TERMS):
+        updated, state, done = step(n, total, state)
+        total = np.where(finished, total, updated)
+        finished |= done
+        if n % 8 == 0 and finished.all():
+            break
+    return total
+
+
+def _p_series(a: Array, x: Array) -> Array:
+    """P(a, x) = x^a e^-x / Gamma(a + 1) sum_n x^n / ((a + 1) ... (a + n))."""
+
+    def step(n: int, total: Array, state: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...], Array]:
+        (term,) = state
+        term = term * x / (a + n)
+        return total + term, (term,), term <= _IGAMMA_EPS * total
+
+    total = _converge(step, np.ones_like(a), (np.ones_like(a),))
+    with np.errstate(under="ignore"):
+        result: Array = _gamma_factor(a, x) / a * total
+    return result
+
+
+def _q_fraction(a: Array, x: Array) -> Array:
+    """Q(a, x) = x^a e^-x / Gamma(a) / (x + 1 - a - 1 (1 - a) / (x + 3 - a - ...)) by Lentz's method."""
+    b = x + 1.0 - a
+    c = np.full_like(a, 1.0 / _TINY)
+    d = 1.0 / b
+
+    def step(n: int, h: Array, state: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...], Array]:
+        b, c, d = state
+        an = -n * (n - a)
+        b = b + 2.0
+        d = an * d + b
+        d = np.where(np.abs(d) < _TINY, _TINY, d)
+        c = b + an / c
+        c = np.where(np.abs(c) < _TINY, _TINY, c)
+        d = 1.0 / d
+        delta = d * c
+        return h * delta, (b, c, d), np.abs(delta - 1.0) <= _IGAMMA_EPS
+
+    h = _converge(step, d.copy(), (b, c, d))
+    with np.errstate(under="ignore"):
+        result: Array = _gamma_factor(a, x) * h
+    return result
+
+
+def _q_series(a: Array, x: Array) -> Array:
+    """Q(a, x) for x <= 1.1 and small a: 1 - x^a / Gamma(a + 1) (by expm1) minus
+    x^a / Gamma(a) sum_{n >= 1} (-x)^n / (n! (a + n))."""
+
+    def step(n: int, total: Array, state: tuple[Array, ...]) -> tuple[Array, tuple[Array, ...], Array]:
+        (factor,) = state
+        factor = factor * -x / n
+        term = factor / (a + n)
+        return total + term, (factor,), np.abs(term) <= _IGAMMA_EPS * np.abs(total)
+
+    total = _converge(step, np.zeros_like(a), (np.ones_like(a),))
+    log_x = np.log(x)
+    lgamma_one_plus = np.empty_like(a)
+    tiny = a <= 0.5
+    lgamma_one_plus[tiny] = _lgamma_one_plus(a[tiny])
+    lgamma_one_plus[~tiny] = _lgamma_positive(a[~tiny] + 1.0)
+    head = -np.expm1(a * log_x - lgamma_one_plus)
+    result: Array = head - np.exp(a * log_x - lgamma_array(a)) * total
+    return result
+
+
+def _incomplete_gamma(a: Array, x: Array, upper: bool) -> Array:
+    """P(a, x) (Q(a, x) when `upper`) of float64 a and x, with Cephes's special values: NaN for
+    negative arguments, for a = x = 0 and for a = x = inf."""
+    a, x = np.broadcast_arrays(a, x)
+    result = np.full(a.shape, np.nan)
+    regular = (a > 0) & (x > 0) & np.isfinite(a) & np.isfinite(x)
+    ar, xr = a[regular], x[regular]
+    values = np.empty_like(ar)
+    # Q's power series (x <= 1.1, a small for x), Q's continued fraction (x > 1.1, x >= a),
+    # P's power series elsewhere.
+    q_series = (xr <= 1.1) & np.where(xr <= 0.5, ar <= -0.4 / np.log(np.minimum(xr, 0.5)), xr * 1.1 >= ar)
+    q_fraction = (xr > 1.1) & (xr >= ar)
+    p_series = ~(q_series | q_fraction)
+    if upper:
+        values[p_series] = 1.0 - _p_series(ar[p_series], xr[p_series])
+        values[q_series] = _q_series(ar[q_series], xr[q_series])
+        values[q_fraction] = _q_fraction(ar[q_fraction], xr[q_fraction])
+    else:
+        p = (xr <= 1.0) | (xr <= ar)
+        values[p] = _p_series(ar[p], xr[p])
+        complement = ~p
+        values[complement] = 1.0 - _incomplete_gamma(ar[complement], xr[complement], True)
+    result[regular] = values
+    valid = (a >= 0) & (x >= 0)
+    low, high = (1.0, 0.0) if upper else (0.0, 1.0)
+    result[valid & (a == 0) & (x > 0)] = high
+    result[valid & (x == 0) & (a > 0)] = low
+    result[valid & np.isinf(a) & np.isfinite(x) & (x > 0)] = low
+    result[valid & np.isinf(x) & np.isfinite(a) & (a > 0)] = high
+    return result
+
+
+def _igamma(a: Array | float, x: Array | float) -> Array:
+    return _incomplete_gamma(np.asarray(a, dtype=np.float64), np.asarray(x, dtype=np.float64), False)
+
+
+def _igammac(a: Array | float, x: Array | float) -> Array:
+    return _incomplete_gamma(np.asarray(a, dtype=np.float64), np.asarray(x, dtype=np.float64), True)
+
+
+for _name, _fn in (("igamma", _igamma), ("igammac", _igammac)):
+    structured(
+        _name,
+        _binary_meta(_name, check=_refuse(f"{_name}_cpu", lambda d: not d.is_floating_point)),
+        _binary_impl(_fn),
+    )
