@@ -5,6 +5,8 @@
 
 from framework.ops._api_runtime import function
 
+bessel_j0 = function("special_bessel_j0")
+bessel_j1 = function("special_bessel_j1")
 digamma = function("special_digamma")
 entr = function("special_entr")
 erf = function("special_erf")
@@ -39,6 +41,8 @@ xlogy = function("special_xlogy")
 zeta = function("special_zeta")
 
 __all__ = [
+    "bessel_j0",
+    "bessel_j1",
     "digamma",
     "entr",
     "erf",

@@ -1,6 +1,7 @@
 """Sample inputs of the session-11 torch.special entries of derivatives.yaml (erfcx, i0e, i1e,
 ndtri, log_ndtr, entr, xlog1py and zeta with their Scalar overloads) and of the histogram
-operators (not differentiable, as in PyTorch: backward raises).
+operators (not differentiable, as in PyTorch: backward raises) and bessel_j0/j1 (whose results
+do not require grad, as in PyTorch).
 
 Inputs stay inside each operator's domain: ndtri's probabilities inside (0, 1), entr's
 arguments positive, xlog1py's `other` above -1, zeta's `self` above 1 and `other` positive; no
@@ -80,6 +81,8 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "special_zeta.other_scalar": lambda: [Sample((_uniform(0, (3,), 1.5, 4.0), 1.5))],
     "igamma": lambda: [Sample((_uniform(0, (3, 4), 0.5, 3.0), _uniform(1, (4,), 0.5, 3.0)))],
     "igammac": lambda: [Sample((_uniform(0, (3, 4), 0.5, 3.0), _uniform(1, (4,), 0.5, 3.0)))],
+    "special_bessel_j0": _unary(-5.0, 5.0),
+    "special_bessel_j1": _unary(-5.0, 5.0),
     "histogram.bins_tensor": _histogram_tensor_samples,
     "histogram.bin_ct": _histogram_count_samples,
     "_histogramdd_bin_edges": _histogramdd_count_samples,
