@@ -274,7 +274,8 @@ for _alias, _target in _SPECIAL_ALIASES.items():
 def _special_ndtr(self: Tensor) -> Tensor:
     """The standard normal distribution function, (1 + erf(x / sqrt(2))) / 2 (a composition, as
     PyTorch's: its graph records MulBackward1, AddBackward1 and ErfBackward0)."""
-    result: Tensor = (1 + (self * math.sqrt(0.5)).erf()) * 0.5
+    scaled = aten_op("mul.Scalar")(self, math.sqrt(0.5))
+    result: Tensor = aten_op("mul.Scalar")(aten_op("add.Scalar")(scaled.erf(), 1), 0.5)
     return result
 
 
