@@ -730,6 +730,7 @@ def _histogramdd_bin_edges(
 ) -> list[Tensor]:
     """The bin edges histogramdd uses for `bins` equal bins per dimension."""
     edges = _histogramdd_edges_for(self)
+    _refuse_histogram(self.dtype, "histogramdd", half=False)
     points = _points(self)
     outer = _outer_edges(points, range)
     _check_bin_count_size(bins, points)
