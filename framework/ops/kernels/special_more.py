@@ -980,11 +980,11 @@ def _igammac(a: Array | float, x: Array | float) -> Array:
     return _incomplete_gamma(np.asarray(a, dtype=np.float64), np.asarray(x, dtype=np.float64), True)
 
 
-for _name, _fn in (("igamma", _igamma), ("igammac", _igammac)):
+for _op, _incomplete in (("igamma", _igamma), ("igammac", _igammac)):
     structured(
-        _name,
-        _binary_meta(_name, check=_refuse(f"{_name}_cpu", lambda d: not d.is_floating_point)),
-        _binary_impl(_fn),
+        _op,
+        _binary_meta(_op, check=_refuse(f"{_op}_cpu", lambda d: not d.is_floating_point)),
+        _binary_impl(_incomplete),
     )
 
 
