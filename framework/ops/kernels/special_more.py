@@ -2,7 +2,15 @@
 
 quantile and nanquantile are CompositeImplicitAutograd, as in PyTorch: sort, gather and lerp
 through the dispatcher, so their graphs record PyTorch's nodes (SortBackward0, GatherBackward0,
-LerpBackward1, ...) and differentiate with respect to `self` and a tensor `q`."""
+LerpBackward1, ...) and differentiate with respect to `self` and a tensor `q`.
+
+The special_* aliases (expit, gammaln, psi, ...) are CompositeImplicitAutograd kernels calling the
+real operator, special_ndtr a composition; erfcx, i0e, i1e, ndtri, log_ndtr, entr, xlog1py, zeta,
+igamma/igammac (special.gammainc/gammaincc) and bessel_j0/j1 are CPU kernels computing in float64
+with NumPy only (series, continued fractions, asymptotic expansions; see each function).
+
+histogram and the _histogramdd_* kernels bin points with a binary search over the edges (the
+linspace edges for a bin count), as PyTorch's CPU kernels; histogramdd composes them."""
 
 from __future__ import annotations
 
