@@ -14,6 +14,9 @@ _embedding_bag = function("_embedding_bag")
 _embedding_bag_backward = function("_embedding_bag_backward")
 _embedding_bag_per_sample_weights_backward = function("_embedding_bag_per_sample_weights_backward")
 _euclidean_dist = function("_euclidean_dist")
+_histogramdd_bin_edges = function("_histogramdd_bin_edges")
+_histogramdd_from_bin_cts = function("_histogramdd_from_bin_cts")
+_histogramdd_from_bin_tensors = function("_histogramdd_from_bin_tensors")
 _linalg_eigh = function("_linalg_eigh")
 _linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
@@ -265,6 +268,8 @@ hardtanh_backward = function("hardtanh_backward")
 heaviside = function("heaviside")
 hinge_embedding_loss = function("hinge_embedding_loss")
 histc = function("histc")
+histogram = function("histogram")
+histogramdd = function("histogramdd")
 hsplit = function("hsplit")
 hstack = function("hstack")
 huber_loss = function("huber_loss")
@@ -272,6 +277,8 @@ huber_loss_backward = function("huber_loss_backward")
 hypot = function("hypot")
 i0 = function("i0")
 i0_ = function("i0_")
+igamma = function("igamma")
+igammac = function("igammac")
 im2col = function("im2col")
 imag = function("imag")
 index = function("index")
@@ -390,6 +397,7 @@ nan_to_num = function("nan_to_num")
 nan_to_num_ = function("nan_to_num_")
 nanmean = function("nanmean")
 nanmedian = function("nanmedian")
+nanquantile = function("nanquantile")
 nansum = function("nansum")
 narrow = function("narrow")
 native_batch_norm = function("native_batch_norm")
@@ -436,6 +444,7 @@ prelu = function("prelu")
 prod = function("prod")
 put = function("put")
 qr = function("qr")
+quantile = function("quantile")
 rad2deg = function("rad2deg")
 rad2deg_ = function("rad2deg_")
 rand = function("rand")
@@ -604,6 +613,9 @@ __all__ = [
     "_embedding_bag_backward",
     "_embedding_bag_per_sample_weights_backward",
     "_euclidean_dist",
+    "_histogramdd_bin_edges",
+    "_histogramdd_from_bin_cts",
+    "_histogramdd_from_bin_tensors",
     "_linalg_eigh",
     "_linalg_svd",
     "_log_softmax",
@@ -855,6 +867,8 @@ __all__ = [
     "heaviside",
     "hinge_embedding_loss",
     "histc",
+    "histogram",
+    "histogramdd",
     "hsplit",
     "hstack",
     "huber_loss",
@@ -862,6 +876,8 @@ __all__ = [
     "hypot",
     "i0",
     "i0_",
+    "igamma",
+    "igammac",
     "im2col",
     "imag",
     "index",
@@ -980,6 +996,7 @@ __all__ = [
     "nan_to_num_",
     "nanmean",
     "nanmedian",
+    "nanquantile",
     "nansum",
     "narrow",
     "native_batch_norm",
@@ -1026,6 +1043,7 @@ __all__ = [
     "prod",
     "put",
     "qr",
+    "quantile",
     "rad2deg",
     "rad2deg_",
     "rand",

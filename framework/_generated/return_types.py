@@ -133,6 +133,39 @@ class frexp_out(NamedTuple):
 frexp_out.__module__ = "framework.return_types"
 
 
+class histogram(NamedTuple):
+    hist: Tensor
+    bin_edges: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+histogram.__module__ = "framework.return_types"
+
+
+class histogram_out(NamedTuple):
+    hist: Tensor
+    bin_edges: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+histogram_out.__module__ = "framework.return_types"
+
+
+class histogramdd(NamedTuple):
+    hist: Tensor
+    bin_edges: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+histogramdd.__module__ = "framework.return_types"
+
+
 class kthvalue(NamedTuple):
     values: Tensor
     indices: Tensor
@@ -548,6 +581,9 @@ __all__ = [
     "cummin_out",
     "frexp",
     "frexp_out",
+    "histogram",
+    "histogram_out",
+    "histogramdd",
     "kthvalue",
     "kthvalue_out",
     "linalg_cholesky_ex",

@@ -5,8 +5,74 @@
 
 from framework.ops._api_runtime import function
 
+bessel_j0 = function("special_bessel_j0")
+bessel_j1 = function("special_bessel_j1")
+digamma = function("special_digamma")
+entr = function("special_entr")
+erf = function("special_erf")
+erfc = function("special_erfc")
+erfcx = function("special_erfcx")
+erfinv = function("special_erfinv")
+exp2 = function("special_exp2")
+expit = function("special_expit")
+expm1 = function("special_expm1")
+gammainc = function("special_gammainc")
+gammaincc = function("special_gammaincc")
+gammaln = function("special_gammaln")
+i0 = function("special_i0")
+i0e = function("special_i0e")
 i1 = function("special_i1")
+i1e = function("special_i1e")
+log1p = function("special_log1p")
+log_ndtr = function("special_log_ndtr")
+log_softmax = function("special_log_softmax")
+logit = function("special_logit")
+logsumexp = function("special_logsumexp")
+multigammaln = function("special_multigammaln")
+ndtr = function("special_ndtr")
+ndtri = function("special_ndtri")
+polygamma = function("special_polygamma")
+psi = function("special_psi")
+round = function("special_round")
+sinc = function("special_sinc")
+softmax = function("special_softmax")
+xlog1py = function("special_xlog1py")
+xlogy = function("special_xlogy")
+zeta = function("special_zeta")
 
 __all__ = [
+    "bessel_j0",
+    "bessel_j1",
+    "digamma",
+    "entr",
+    "erf",
+    "erfc",
+    "erfcx",
+    "erfinv",
+    "exp2",
+    "expit",
+    "expm1",
+    "gammainc",
+    "gammaincc",
+    "gammaln",
+    "i0",
+    "i0e",
     "i1",
+    "i1e",
+    "log1p",
+    "log_ndtr",
+    "log_softmax",
+    "logit",
+    "logsumexp",
+    "multigammaln",
+    "ndtr",
+    "ndtri",
+    "polygamma",
+    "psi",
+    "round",
+    "sinc",
+    "softmax",
+    "xlog1py",
+    "xlogy",
+    "zeta",
 ]

@@ -23,6 +23,7 @@ import ad_samples_random
 import ad_samples_shapes
 import ad_samples_shapes_more
 import ad_samples_sorting
+import ad_samples_special
 import ad_samples_tensorapi
 import ad_samples_utils
 import numpy as np
@@ -53,6 +54,7 @@ MODULES = (
     ad_samples_nn_misc,
     ad_samples_nn3d,
     ad_samples_utils,
+    ad_samples_special,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}

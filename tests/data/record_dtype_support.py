@@ -361,6 +361,12 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "max_unpool3d": {"self": Tensor(_POOLED3), "indices": _VOLUME_INDICES},
     "im2col": {"self": Tensor(_IMAGE)},
     "col2im": {"self": Tensor((1, 8, 9))},
+    # quantiles, histograms
+    "quantile": {"q": Tensor((2,), None, [0.25, 0.75])},
+    "nanquantile": {"q": Tensor((2,), None, [0.25, 0.75])},
+    "histogram": {"bins": Tensor((3,), None, [0, 1, 2])},
+    "_histogramdd_from_bin_tensors": {"bins": [Tensor((2,), None, [0, 1])] * 3},
+    "histogramdd": {"bins": [Tensor((2,), None, [0, 1])] * 3},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -613,6 +619,14 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
         (op, name): value
         for op in ("hann_window", "hamming_window", "bartlett_window", "blackman_window", "kaiser_window")
         for name, value in (("window_length", 4), ("periodic", True), ("alpha", 0.5), ("beta", 0.4))
+    },
+    # quantiles, histograms, torch.special
+    **{(op, "self"): 2 for op in ("special_xlogy", "special_xlog1py", "special_zeta")},
+    ("quantile", "q"): 0.5,
+    ("nanquantile", "q"): 0.5,
+    **{
+        (op, "bins"): [2, 2, 2]
+        for op in ("histogramdd", "_histogramdd_bin_edges", "_histogramdd_from_bin_cts")
     },
 }
 

@@ -1,5 +1,6 @@
-"""Backward formulas of the math and special-function operators (sinc, mvlgamma, special_i1),
-called from derivatives.yaml; built from framework operators, so they differentiate again."""
+"""Backward formulas of the math and special-function operators (sinc, mvlgamma, special_i1,
+special_i1e), called from derivatives.yaml; built from framework operators, so they
+differentiate again."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from framework.types import Number
 
 __all__ = [
     "i1_backward",
+    "i1e_backward",
     "ldexp_backward_self",
     "logcumsumexp_backward",
     "mvlgamma_backward",
     "renorm_backward",
     "sinc_backward",
+    "special_xlog1py_backward_self",
 ]
 
 
@@ -80,3 +83,21 @@ def renorm_backward(grad: Tensor, self: Tensor, p: Number, dim: int, maxnorm: Nu
     norm_grad = norm_backward(slice_grad, self, order, norm, dims, True)
     scaled = factor * grad - maxnorm * inverse.pow(2) * norm_grad
     return framework.where(norm > maxnorm, scaled, grad)
+
+
+# ---- torch.special (session 11) ------------------------------------------------------------------
+
+
+def i1e_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    """i1e'(x) = i0e(x) - i1e(x) (sgn(x) + 1/x), 1/2 where |x| is below the dtype's epsilon."""
+    eps = framework.finfo(self.dtype).eps
+    not_tiny = self.abs() > eps
+    safe = framework.where(not_tiny, self, eps)
+    slope = framework.special.i0e(safe) - result * (self.sgn() + safe.reciprocal())
+    return grad * framework.where(not_tiny, slope, 0.5)
+
+
+def special_xlog1py_backward_self(grad: Tensor, self: Tensor, other: Number) -> Tensor:
+    """d/dx x log1p(y) = log1p(y); 0 where x is 0 when y <= -1 (no inf or NaN)."""
+    slope = framework.special.xlog1py(grad, other)
+    return slope if float(other) > -1.0 else slope.masked_fill(self == 0.0, 0.0)  # type: ignore[arg-type]

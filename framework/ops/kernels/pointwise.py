@@ -625,16 +625,24 @@ def _erf_series(s: Array) -> Array:
     return result
 
 
-def _erfc_fraction(b: Array) -> Array:
-    """erfc(b) for float64 b >= 1 (or NaN), from its continued fraction (converged to an ulp or
-    two there in 150 terms); 0 where it underflows, infinities included.  exp(-b^2) is taken as
-    exp(-h^2) exp(-(b - h)(b + h)) with h = b rounded to 1/16, whose square is exact."""
+def erfc_continued_fraction(b: Array) -> Array:
+    """b + (1/2) / (b + 1 / (b + (3/2) / (b + ...))) for float64 b >= 1 (or NaN), converged to
+    an ulp or two there in 150 terms: erfc(b) = exp(-b^2) / (sqrt(pi) times it)."""
     fraction = b.copy()
     for k in range(150, 0, -1):
         fraction = b + (0.5 * k) / fraction
+    return fraction
+
+
+def _erfc_fraction(b: Array) -> Array:
+    """erfc(b) for float64 b >= 1 (or NaN), from its continued fraction; 0 where it underflows,
+    infinities included.  exp(-b^2) is taken as exp(-h^2) exp(-(b - h)(b + h)) with h = b rounded
+    to 1/16, whose square is exact."""
+    fraction = erfc_continued_fraction(b)
     head = np.round(b * 16.0) / 16.0
-    gaussian = np.exp(-head * head) * np.exp(-(b - head) * (b + head))
-    result: Array = gaussian / (_SQRT_PI * fraction)
+    with np.errstate(invalid="ignore"):
+        gaussian = np.exp(-head * head) * np.exp(-(b - head) * (b + head))
+    result: Array = np.where(b == np.inf, 0.0, gaussian / (_SQRT_PI * fraction))
     return result
 
 

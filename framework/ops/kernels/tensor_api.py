@@ -29,8 +29,8 @@ def alias(self: Tensor) -> Tensor:
 
 def _round_decimals_meta(self: Tensor, *, decimals: int) -> TensorMeta:
     impl = self._impl
-    if not impl.dtype.is_floating_point:
-        raise not_implemented("round_cpu", impl.dtype)
+    if not impl.dtype.is_floating_point:  # decimals=0 is PyTorch's plain rounding kernel
+        raise not_implemented("round_vml_cpu" if decimals == 0 else "round_cpu", impl.dtype)
     return TensorMeta(impl.sizes, impl.dtype, impl.device)
 
 
