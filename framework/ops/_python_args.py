@@ -608,8 +608,10 @@ def _signature_source(i: int, sig: PythonSignature, env: dict[str, Any], keyword
 
 def _left_to_operator(p: Param, keywords: bool) -> bool:
     """Whether a call without keyword arguments leaves keyword-only parameter `p` out, to its
-    default in the operator's dispatch function (the same value, passed as is)."""
-    return not keywords and p.kwarg_only and p.convert_source("v") == "v"
+    default in the operator's dispatch function (the same value, passed as is: only a list needs
+    converting; the NumPy-scalar conversion of numbers never changes a default)."""
+    t = p.type.elem if isinstance(p.type, OptionalType) else p.type
+    return not keywords and p.kwarg_only and (p.convert_source("v") == "v" or _base(t) in _NUMBER_TYPES)
 
 
 def _call_source(i: int, sig: PythonSignature, keywords: bool) -> list[str]:

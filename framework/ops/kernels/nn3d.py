@@ -49,7 +49,7 @@ from framework.ops.kernels.nn import (
     pad_scatter,
     scatter_to_planes,
 )
-from framework.ops.kernels.nn_more import emit_adaptive_max_pool, unpool_values
+from framework.ops.kernels.nn_more import adaptive_max_pool, unpool_values
 
 # ---- 3-d max and average pooling ----------------------------------------------------------------
 
@@ -254,12 +254,7 @@ def adaptive_avg_pool3d(self: Tensor, output_size: IntList) -> Tensor:
 
 @kernel("adaptive_max_pool3d")
 def adaptive_max_pool3d(self: Tensor, output_size: IntList) -> tuple[Tensor, Tensor]:
-    out_sizes = int_list(output_size)
-    if len(out_sizes) != 3:
-        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
-    check_adaptive_input("adaptive_max_pool3d", self, 3, ":")
-    _check_floating("adaptive_max_pool3d_cpu", self._impl.dtype)
-    return emit_adaptive_max_pool(self, out_sizes)
+    return adaptive_max_pool(self, output_size, 3, "adaptive_max_pool3d_cpu")
 
 
 @kernel("adaptive_max_pool3d_backward")

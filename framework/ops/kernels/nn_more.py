@@ -284,14 +284,23 @@ def emit_adaptive_max_pool(self: Tensor, out_sizes: Sequence[int]) -> tuple[Tens
     return out, indices
 
 
+def adaptive_max_pool(
+    self: Tensor, output_size: IntList, rank: int, dtype_kernel: str
+) -> tuple[Tensor, Tensor]:
+    """adaptive_max_pool{rank}d with PyTorch's checks (`dtype_kernel` names the kernel that
+    refuses non-floating inputs)."""
+    op = f"adaptive_max_pool{rank}d"
+    out_sizes = int_list(output_size)
+    if len(out_sizes) != rank:
+        raise RuntimeError(f"{op}(): internal error: output_size.size() must be {rank}")
+    check_adaptive_input(op, self, rank, ":")
+    _check_floating(dtype_kernel, self._impl.dtype)
+    return emit_adaptive_max_pool(self, out_sizes)
+
+
 @kernel("adaptive_max_pool2d")
 def adaptive_max_pool2d(self: Tensor, output_size: IntList) -> tuple[Tensor, Tensor]:
-    out_hw = int_list(output_size)
-    if len(out_hw) != 2:
-        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
-    check_adaptive_input("adaptive_max_pool2d", self, 2, ":")
-    _check_floating("adaptive_max_pool2d", self._impl.dtype)
-    return emit_adaptive_max_pool(self, out_hw)
+    return adaptive_max_pool(self, output_size, 2, "adaptive_max_pool2d")
 
 
 @kernel("adaptive_max_pool2d_backward")
