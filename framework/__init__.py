@@ -45,9 +45,7 @@ from framework.c10.device import (
     strided,
 )
 from framework.c10.dtypes import (
-    bool_ as bool,
-)
-from framework.c10.dtypes import (
+    bfloat16,
     can_cast,
     complex64,
     complex128,
@@ -63,6 +61,9 @@ from framework.c10.dtypes import (
     promote_types,
     set_default_dtype,
     uint8,
+)
+from framework.c10.dtypes import (
+    bool_ as bool,
 )
 from framework.c10.storage import UntypedStorage
 from framework.functional import (
@@ -121,6 +122,7 @@ ShortTensor = _LEGACY_TYPES["ShortTensor"]
 IntTensor = _LEGACY_TYPES["IntTensor"]
 LongTensor = _LEGACY_TYPES["LongTensor"]
 HalfTensor = _LEGACY_TYPES["HalfTensor"]
+BFloat16Tensor = _LEGACY_TYPES["BFloat16Tensor"]
 FloatTensor = _LEGACY_TYPES["FloatTensor"]
 DoubleTensor = _LEGACY_TYPES["DoubleTensor"]
 ComplexFloatTensor = _LEGACY_TYPES["ComplexFloatTensor"]
@@ -136,6 +138,7 @@ int = int32
 long = int64
 
 __all__ = [
+    "BFloat16Tensor",
     "BoolTensor",
     "ByteTensor",
     "CharTensor",
@@ -162,6 +165,7 @@ __all__ = [
     "atleast_3d",
     "autograd",
     "backends",
+    "bfloat16",
     "block_diag",
     "bool",
     "broadcast_shapes",

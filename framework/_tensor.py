@@ -20,6 +20,7 @@ from framework.autograd.graph import is_inference
 from framework.c10.device import Device, Layout
 from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import (
+    bfloat16,
     bool_,
     complex64,
     complex128,
@@ -401,15 +402,21 @@ class Tensor(TensorMethods):
         """A NumPy array sharing this tensor's memory (`force=True`: a copy, even of a tensor
         that requires grad)."""
         if force:
-            return self._impl.numpy_view().copy()
+            return self._numpy_view().copy()
         return self._array()
+
+    def _numpy_view(self) -> npt.NDArray[Any]:
+        """The elements as NumPy sees them; PyTorch hands NumPy no bfloat16 (NumPy has none)."""
+        if self._impl.dtype is bfloat16:
+            raise TypeError("Got unsupported ScalarType BFloat16")
+        return self._impl.numpy_view()
 
     def _array(self) -> npt.NDArray[Any]:
         if self.requires_grad:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )
-        return self._impl.numpy_view()
+        return self._numpy_view()
 
     def __array__(self, dtype: Any = None, copy: builtins.bool | None = None) -> npt.NDArray[Any]:
         array = self._array()
@@ -557,6 +564,9 @@ class Tensor(TensorMethods):
 
     def half(self) -> Tensor:
         return self.to(float16)
+
+    def bfloat16(self) -> Tensor:
+        return self.to(bfloat16)
 
     def byte(self) -> Tensor:
         return self.to(uint8)

@@ -303,7 +303,10 @@ def format_tensor(
         implied = is_default_dtype or dtype_name in _ALWAYS_IMPLIED_DTYPES
         if not implied and dtype_name != default_complex_dtype().name:
             suffixes.append(dtype_suffix)
-        body = _body(np.asarray(data, dtype=np.dtype(dtype_name)).reshape(shape), indent)
+        values = np.asarray(data, dtype=np.dtype(dtype_name))
+        if values.dtype.isbuiltin == 2:  # bfloat16, a type NumPy lacks: formatted from float32
+            values = values.astype(np.float32)
+        body = _body(values.reshape(shape), indent)
     if grad_fn is not None:
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:

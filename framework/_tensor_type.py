@@ -20,6 +20,7 @@ from framework._tensor import Tensor
 from framework._tensor_new import tensor as _tensor
 from framework.c10.device import Device
 from framework.c10.dtypes import (
+    bfloat16,
     bool_,
     complex64,
     complex128,
@@ -138,7 +139,7 @@ LEGACY_TYPES: Final = {
     t.__name__: t
     for t in map(
         _legacy_type,
-        (uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bool_),
+        (uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bool_, bfloat16),
     )
 }
 """The legacy types by name: `FloatTensor`, `LongTensor`, ..."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 
+import ml_dtypes
 import numpy as np
 
 from framework.c10.dtypes import bool_, dtype, get_default_dtype
@@ -25,7 +26,7 @@ class finfo:
                 "'framework.finfo'"
             )
         real = d.to_real()
-        info = np.finfo(real.numpy_dtype)
+        info = ml_dtypes.finfo(real.numpy_dtype)
         self.bits: builtins.int = info.bits
         self.eps: builtins.float = float(info.eps)
         self.max: builtins.float = float(info.max)

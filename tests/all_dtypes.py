@@ -1,4 +1,4 @@
-"""The eleven dtypes framework supports, in c10's ScalarType order (shared by the operator tests)."""
+"""The twelve dtypes framework supports, in c10's ScalarType order (shared by the operator tests)."""
 
 from __future__ import annotations
 
@@ -16,4 +16,5 @@ ALL_DTYPES = [
     framework.float64,
     framework.complex64,
     framework.complex128,
+    framework.bfloat16,
 ]

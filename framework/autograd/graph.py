@@ -214,20 +214,7 @@ def is_inference(impl: TensorImpl) -> bool:
 
 def type_string(impl: TensorImpl) -> str:
     """PyTorch's legacy type name of a CPU tensor (`torch.FloatTensor`), used in its messages."""
-    names = {
-        "float32": "Float",
-        "float64": "Double",
-        "float16": "Half",
-        "int64": "Long",
-        "int32": "Int",
-        "int16": "Short",
-        "int8": "Char",
-        "uint8": "Byte",
-        "bool": "Bool",
-        "complex64": "ComplexFloat",
-        "complex128": "ComplexDouble",
-    }
-    return f"torch.{names[impl.dtype.name]}Tensor"
+    return f"torch.{impl.dtype.scalar_type_name}Tensor"
 
 
 def alias_impl(impl: TensorImpl) -> TensorImpl:

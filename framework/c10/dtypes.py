@@ -1,7 +1,8 @@
 """Scalar types, user-facing ``dtype`` singletons, type promotion and the default dtype.
 
-Mirrors c10's ``ScalarType`` and ``torch.dtype`` for the eleven dtypes this framework supports.
-Each ``dtype`` exists exactly once, so dtypes compare (and hash) by identity.
+Mirrors c10's ``ScalarType`` and ``torch.dtype`` for the twelve dtypes this framework supports.
+Each ``dtype`` exists exactly once, so dtypes compare (and hash) by identity. ``bfloat16``'s
+elements are ``ml_dtypes.bfloat16`` values (NumPy has no bfloat16 of its own).
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ import enum
 from typing import Any, Final, final
 
 import attrs
+import ml_dtypes
 import numpy as np
 
 __all__ = [
     "DTYPES",
+    "REDUCED_FLOAT_NUMPY",
     "ScalarType",
+    "bfloat16",
     "bool_",
     "can_cast",
     "complex64",
@@ -31,6 +35,7 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "numpy_is_floating",
     "promote_types",
     "set_default_dtype",
     "uint8",
@@ -51,6 +56,7 @@ class ScalarType(enum.IntEnum):
     ComplexFloat = 9
     ComplexDouble = 10
     Bool = 11
+    BFloat16 = 15
 
     uint8 = 0
     int8 = 1
@@ -63,6 +69,7 @@ class ScalarType(enum.IntEnum):
     complex64 = 9
     complex128 = 10
     bool = 11
+    bfloat16 = 15
 
 
 @final
@@ -78,6 +85,11 @@ class dtype:
     is_signed: bool
     numpy_dtype: np.dtype[Any]
     scalar_type_name: str
+    is_reduced_float: bool
+    """float16 or bfloat16: PyTorch's CPU kernels compute these in float32 (the "opmath" type)."""
+    opmath_numpy: np.dtype[Any]
+    """The NumPy type PyTorch's CPU kernels compute this dtype in: float32 for float16 and
+    bfloat16, else its own."""
 
     def __repr__(self) -> str:
         return f"framework.{self.name}"
@@ -104,18 +116,26 @@ class dtype:
         return result
 
 
-def _make(name: str, scalar_type: ScalarType, np_name: str) -> dtype:
-    np_dtype = np.dtype(np_name)
+_NP_BFLOAT16: Final = np.dtype(ml_dtypes.bfloat16)
+
+
+def _make(name: str, scalar_type: ScalarType, np_type: Any) -> dtype:
+    np_dtype = np.dtype(np_type)
+    # ml_dtypes' bfloat16 is a NumPy "V" (user-defined) kind: it is a float all the same.
+    floating = np_dtype.kind == "f" or np_dtype == _NP_BFLOAT16
     return dtype(
         name=name,
         scalar_type=scalar_type,
         itemsize=np_dtype.itemsize,
-        is_floating_point=np_dtype.kind == "f",
+        is_floating_point=floating,
         is_complex=np_dtype.kind == "c",
-        is_signed=np_dtype.kind in "ifc",
+        is_signed=floating or np_dtype.kind in "ic",
         numpy_dtype=np_dtype,
         scalar_type_name=scalar_type.name,
+        is_reduced_float=floating and np_dtype.itemsize == 2,
+        opmath_numpy=np.dtype(np.float32) if floating and np_dtype.itemsize == 2 else np_dtype,
     )
+
 
 
 bool_: Final = _make("bool", ScalarType.Bool, "bool")
@@ -125,6 +145,7 @@ int16: Final = _make("int16", ScalarType.Short, "int16")
 int32: Final = _make("int32", ScalarType.Int, "int32")
 int64: Final = _make("int64", ScalarType.Long, "int64")
 float16: Final = _make("float16", ScalarType.Half, "float16")
+bfloat16: Final = _make("bfloat16", ScalarType.BFloat16, ml_dtypes.bfloat16)
 float32: Final = _make("float32", ScalarType.Float, "float32")
 float64: Final = _make("float64", ScalarType.Double, "float64")
 complex64: Final = _make("complex64", ScalarType.ComplexFloat, "complex64")
@@ -142,6 +163,7 @@ _ALL: Final[tuple[dtype, ...]] = (
     float64,
     complex64,
     complex128,
+    bfloat16,
 )
 
 DTYPES: Final[dict[str, dtype]] = {
@@ -195,6 +217,8 @@ def _promote(a: dtype, b: dtype) -> dtype:
     if cat_a == 1 and a.is_signed != b.is_signed:
         signed = a if a.is_signed else b
         return int16 if signed is int8 else signed
+    if a.is_reduced_float and b.is_reduced_float and a is not b:
+        return float32
     return a if a.itemsize >= b.itemsize else b
 
 
@@ -238,9 +262,19 @@ def default_complex_dtype() -> dtype:
     return complex128 if _default_dtype is float64 else complex64
 
 
+REDUCED_FLOAT_NUMPY: Final = frozenset({np.dtype(np.float16), _NP_BFLOAT16})
+"""The NumPy types of float16 and bfloat16 (PyTorch computes them in float32)."""
+
+
+def numpy_is_floating(d: np.dtype[Any]) -> bool:
+    """Whether a NumPy dtype is a real floating type, ml_dtypes' bfloat16 included."""
+    return d.kind == "f" or d == _NP_BFLOAT16
+
 _FROM_NUMPY: Final[dict[tuple[str, int], dtype]] = {
-    (d.numpy_dtype.kind, d.numpy_dtype.itemsize): d for d in _ALL
+    (d.numpy_dtype.kind, d.numpy_dtype.itemsize): d for d in _ALL if d is not bfloat16
 }
+"""NumPy arrays convert by kind and size (any byte order, refused separately); PyTorch converts
+no bfloat16 array (NumPy has no such type)."""
 _NUMPY_SUPPORTED: Final = (
     "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool"
 )
@@ -255,7 +289,7 @@ def dtype_from_numpy(np_dtype: np.dtype[Any]) -> dtype:
     result = _FROM_NUMPY.get((np_dtype.kind, np_dtype.itemsize))
     if result is None:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np_dtype.type.__name__}. "
+            f"can't convert np.ndarray of type {np_dtype.type.__module__}.{np_dtype.type.__name__}. "
             f"The only supported types are: {_NUMPY_SUPPORTED}."
         )
     if not np_dtype.isnative:

@@ -46,10 +46,12 @@ import threading
 import warnings
 from typing import Any, Final
 
+import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from framework.c10.device import Device
+from framework.c10.dtypes import REDUCED_FLOAT_NUMPY
 
 __all__ = [
     "DEFAULT_RNG_SEED",
@@ -347,6 +349,7 @@ _SCALAR_TYPE_NAMES: Final = {
     "int32": "Int",
     "int64": "Long",
     "float16": "Half",
+    "bfloat16": "BFloat16",
     "float32": "Float",
     "float64": "Double",
     "bool": "Bool",
@@ -363,13 +366,14 @@ _C_TYPE_NAMES: Final = {
     "int32": "int",
     "int64": "long int",
     "float16": "c10::Half",
+    "bfloat16": "c10::BFloat16",
     "float32": "float",
     "float64": "double",
     "bool": "bool",
     "complex64": "c10::complex<float>",
     "complex128": "c10::complex<double>",
 }
-_FLOATS: Final = frozenset({"float16", "float32", "float64"})
+_FLOATS: Final = frozenset({"float16", "bfloat16", "float32", "float64"})
 _INTEGRALS: Final = frozenset({"uint8", "int8", "int16", "int32", "int64", "bool"})
 
 
@@ -466,7 +470,7 @@ def fma64(
 
 
 def _uniform_bounds_check(dt: np.dtype[Any], low: float, high: float) -> None:
-    info = np.finfo(dt)
+    info = ml_dtypes.finfo(dt)
     lowest, largest = float(info.min), float(info.max)
     c_name = _C_TYPE_NAMES[dt.name]
     if not lowest <= low <= largest:
@@ -497,7 +501,7 @@ def uniform(
 ) -> npt.NDArray[Any]:
     """``n`` samples of ``torch.Tensor.uniform_(low, high)`` (and ``torch.rand``) as a flat array.
 
-    float32 and float16 consume one 32-bit draw per element, float64 two.
+    float32, float16 and bfloat16 consume one 32-bit draw per element, float64 two.
     """
     _check_count("uniform", n)
     dt = _dtype(np_dtype, "check_uniform_bounds", _FLOATS)
@@ -668,7 +672,7 @@ def normal(
         with gen._lock:
             values = _normal_scalar_path(gen, n)
         values = fma64(values, std, mean)
-        return values.astype(np.float32).astype(dt) if dt == np.float16 else values.astype(dt)
+        return values.astype(np.float32).astype(dt) if dt in REDUCED_FLOAT_NUMPY else values.astype(dt)
     if dt == np.float64:
         with gen._lock:
             u64 = _unit_float64(gen, n + tail)
@@ -678,7 +682,7 @@ def normal(
         if tail:
             out64[n - 16 :] = _box_muller_f64(u64[-16:], mean, std)
         return out64
-    # float32 fills all n uniforms before redrawing the last block; float16 goes block by block
+    # float32 fills all n uniforms before redrawing the last block; float16 and bfloat16 go block by block
     # through a float32 buffer, so its last block takes the 16 draws right after the full blocks.
     full = n - n % 16
     with gen._lock:
@@ -696,7 +700,7 @@ def normal(
 
 
 def _digits(dt: np.dtype[Any]) -> int:
-    return int(np.finfo(dt).nmant) + 1
+    return int(ml_dtypes.finfo(dt).nmant) + 1
 
 
 def _to_dtype_int64(value: int, dt: np.dtype[Any]) -> int:
@@ -725,7 +729,7 @@ def _update_to(high: int, dt: np.dtype[Any]) -> int:
 def _check_from_to_in_range(low: int, to_inc: int, dt: np.dtype[Any]) -> None:
     c_name = _C_TYPE_NAMES[dt.name]
     if dt.name in _FLOATS:
-        info = np.finfo(dt)
+        info = ml_dtypes.finfo(dt)
         lowest, largest = float(info.min), float(info.max)
         digits = _digits(dt)
         for value, name in ((low, "from"), (to_inc, "to - 1")):
@@ -760,8 +764,8 @@ def _as_int64(fn: str, name: str, value: int) -> int:
 def _from_offsets(offsets: npt.NDArray[np.uint64], low: int, dt: np.dtype[Any]) -> npt.NDArray[Any]:
     """``static_cast<scalar_t>(static_cast<int64_t>(offset + from))`` with 64-bit wrap-around."""
     wrapped = (offsets + np.uint64(low % _U64)).view(np.int64)
-    if dt == np.float16:
-        return wrapped.astype(np.float32).astype(np.float16)
+    if dt in REDUCED_FLOAT_NUMPY:
+        return wrapped.astype(np.float32).astype(dt)
     return wrapped.astype(dt)
 
 
@@ -807,7 +811,7 @@ def random_integers(
         _check_from_to_in_range(low, to_inc, dt)
         span = (to_inc - low + 1) % _U64
     else:
-        if dt.name not in ("int64", "float64", "float32"):
+        if dt.name not in ("int64", "float64", "float32", "bfloat16"):
             raise RuntimeError(
                 "random_full_64_bits_range_kernel_cpu handles only int64, double, float and bfloat16"
             )
@@ -1097,7 +1101,7 @@ def multinomial(
     rows, categories = probs.shape
     if replacement and num_samples > 1:
         _check_rows_with_replacement(probs)
-        acc = np.float32 if probs.dtype == np.float16 else probs.dtype
+        acc = np.float32 if probs.dtype in REDUCED_FLOAT_NUMPY else probs.dtype
         cumulative = np.cumsum(probs, axis=1, dtype=acc)
         cumulative /= cumulative[:, -1:]
         cumulative[:, -1] = 1

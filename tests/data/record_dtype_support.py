@@ -37,6 +37,7 @@ DTYPES: Final = (
     "float64",
     "complex64",
     "complex128",
+    "bfloat16",
 )
 
 
@@ -728,6 +729,8 @@ def case_name(f: NativeFunction) -> str:
 
 def _materialize(value: Any, lib: ModuleType, dtype: str) -> Any:
     if isinstance(value, Tensor):
+        if (value.dtype or dtype) == "bfloat16":  # neither library takes NumPy's (ml_dtypes') bfloat16
+            return lib.tensor(value.array("float32")).to(lib.bfloat16)
         return lib.tensor(value.array(dtype))
     if isinstance(value, DType):
         return getattr(lib, dtype)

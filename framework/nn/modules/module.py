@@ -471,6 +471,11 @@ class Module:
 
         return self._cast_floating(float16)
 
+    def bfloat16(self: T) -> T:
+        from framework import bfloat16
+
+        return self._cast_floating(bfloat16)
+
     def cpu(self: T) -> T:
         return self._apply(lambda t: t.cpu())
 

@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple, TypeVar
 
+import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
@@ -25,6 +26,7 @@ from framework._tensor import wrap_dim as wrap_dim
 from framework.c10.device import Device, DeviceType, Layout
 from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
 from framework.c10.dtypes import (
+    bfloat16,
     bool_,
     complex64,
     complex128,
@@ -309,6 +311,7 @@ CPP_TYPE_NAMES: Final[dict[dtype, str]] = {
     int32: "int",
     int64: "long int",
     float16: "c10::Half",
+    bfloat16: "c10::BFloat16",
     float32: "float",
     float64: "double",
     complex64: "c10::complex<float>",
@@ -346,7 +349,7 @@ def _limits(d: dtype) -> tuple[float, float]:
     """The lowest and highest finite values of `d` (of its real part); exact for integers."""
     base = d.to_real().numpy_dtype
     if d.is_floating_point or d.is_complex:
-        info = np.finfo(base)
+        info = ml_dtypes.finfo(base)
         return float(info.min), float(info.max)
     integral = np.iinfo(base)
     return integral.min, integral.max

@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable
 from typing import Any, Final
 
+import ml_dtypes
 import numpy as np
 
 from framework._tensor import Tensor
@@ -41,7 +42,6 @@ from framework.ops.kernels.nn import (
     _check_reduction,
     _emit,
     _emit_many,
-    _opmath,
     _pointwise_backward_meta,
     _reduce,
     _reduced_sizes,
@@ -151,7 +151,7 @@ def _softshrink_meta(self: Tensor, lambd: Number = 0.5) -> TensorMeta:
     """lambd must lie between 0 and the largest value of the input's dtype."""
     impl = self._impl
     _check_floating("softshrink_check", impl.dtype)
-    value, limit = real_scalar(lambd), float(np.finfo(impl.dtype.numpy_dtype).max)
+    value, limit = real_scalar(lambd), float(ml_dtypes.finfo(impl.dtype.numpy_dtype).max)
     if not 0 <= value <= limit:
         raise RuntimeError(
             f"lambda must be in range [0, {limit:g}] for input dtype {impl.dtype.scalar_type_name}, "
@@ -259,7 +259,7 @@ def _pointwise_backward(
 ) -> Tensor:
     """`derivative(grad_output, self)` over the broadcast operands, in the opmath type."""
     m = _pointwise_backward_meta(op, grad_output, self)
-    compute = _opmath(m.dtype)
+    compute = m.dtype.opmath_numpy
     return _emit(
         m.sizes,
         m.dtype,
@@ -438,7 +438,7 @@ def prelu_kernel(self: Tensor, weight: Tensor) -> Tensor:
     d = _prelu_dtype("prelu_cpu", self, weight)
     device = same_device("_prelu_kernel", (self, weight))
     sizes = broadcast_shapes(self._impl.sizes, weight._impl.sizes)
-    compute = _opmath(d)
+    compute = d.opmath_numpy
 
     def values() -> Array:
         x, w = _values(self, compute), _values(weight, compute)
@@ -454,7 +454,7 @@ def prelu_kernel_backward(grad_output: Tensor, self: Tensor, weight: Tensor) -> 
     d = _prelu_dtype("prelu_backward_cpu", self, weight)
     device = same_device("_prelu_kernel_backward", (grad_output, self, weight))
     sizes = broadcast_shapes(broadcast_shapes(self._impl.sizes, weight._impl.sizes), grad_output._impl.sizes)
-    compute = _opmath(d)
+    compute = d.opmath_numpy
 
     def values() -> tuple[Array, Array]:
         g, x, w = (_values(t, compute) for t in (grad_output, self, weight))
@@ -536,7 +536,7 @@ def glu_backward(grad_output: Tensor, self: Tensor, dim: int) -> Tensor:
         raise not_implemented("glu_backward_cpu", d)
     if not d.is_floating_point:
         raise RuntimeError(f"result type Float can't be cast to the desired output type {d.scalar_type_name}")
-    compute = _opmath(d)
+    compute = d.opmath_numpy
 
     def values() -> Array:
         a, b = _halves(_values(self, compute), axis)
@@ -558,7 +558,7 @@ def _pointwise_loss(
     d = _binary_loss_dtype(kernel_name, (self, target))
     device = same_device(op, (self, target))
     sizes = broadcast_shapes(self._impl.sizes, target._impl.sizes)
-    compute = _opmath(d)
+    compute = d.opmath_numpy
 
     def values() -> Any:
         return _reduce(
@@ -582,7 +582,7 @@ def _pointwise_loss_backward(
     _check_reduction(reduction)
     device = same_device(op, (grad_output, self, target))
     sizes = broadcast_shapes(broadcast_shapes(self._impl.sizes, target._impl.sizes), grad_output._impl.sizes)
-    compute = _opmath(d) if d.is_floating_point else np.dtype(np.float64)
+    compute = d.opmath_numpy if d.is_floating_point else np.dtype(np.float64)
 
     def values() -> Array:
         scale = reduction_grad_scale(reduction, self._impl.numel())
@@ -669,7 +669,7 @@ def soft_margin_loss(self: Tensor, target: Tensor, reduction: int = _REDUCTION_M
     d = _soft_margin_dtype(self, target)
     device = same_device("soft_margin_loss", (self, target))
     sizes = broadcast_shapes(self._impl.sizes, target._impl.sizes)
-    compute = _opmath(d)
+    compute = d.opmath_numpy
 
     def values() -> Any:
         margin = -_values(target, compute) * _values(self, compute)
@@ -685,7 +685,7 @@ def soft_margin_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor,
     d = _soft_margin_dtype(self, target)
     device = same_device("soft_margin_loss_backward", (grad_output, self, target))
     sizes = broadcast_shapes(broadcast_shapes(self._impl.sizes, target._impl.sizes), grad_output._impl.sizes)
-    compute = _opmath(d)
+    compute = d.opmath_numpy
 
     def values() -> Array:
         t = _values(target, compute)

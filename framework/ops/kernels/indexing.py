@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor
 from framework.c10.device import Device
-from framework.c10.dtypes import bool_, dtype, float16, int32, int64, uint8
+from framework.c10.dtypes import REDUCED_FLOAT_NUMPY, bool_, dtype, int32, int64, uint8
 from framework.c10.tensor_impl import TensorImpl
 from framework.ops._iter import Number, broadcast_all, broadcast_shapes, result_type
 from framework.ops.kernels._registry import (
@@ -377,9 +377,9 @@ def _scatter_fill(out: Tensor, dim: int, index: Tensor, src: ScatterSource, redu
         a[target] = values
         return
     # Unbuffered, in index order: repeated targets all contribute, as in PyTorch's loop, which
-    # accumulates float16 in float32 and rounds once at the end.
+    # accumulates float16 and bfloat16 in float32 and rounds once at the end.
     ufunc = _SCATTER_REDUCTIONS[reduce]
-    if a.dtype == np.float16:
+    if a.dtype in REDUCED_FLOAT_NUMPY:
         acc = a.astype(np.float32)
         ufunc.at(acc, target, np.asarray(values, dtype=np.float32))
         a[...] = acc
@@ -873,10 +873,12 @@ def where_out(condition: Tensor, self: Tensor, other: Tensor, *, out: Tensor) ->
 
 def _scalar_operand(value: Number, d: dtype, device: Device) -> Tensor:
     """A zero-dim tensor of `d` holding `value`, converted as PyTorch's fill does: checked, except
-    into float16 (computed in float, beyond float16's range it becomes inf)."""
+    into float16 and bfloat16 (computed in float, beyond their range it becomes inf)."""
     t = new_tensor((), d, device)
     if not is_meta(device):
-        array(t)[...] = np.float16(value.real) if d is float16 else checked_scalar(value, d)
+        array(t)[...] = (
+            np.float32(value.real).astype(d.numpy_dtype) if d.is_reduced_float else checked_scalar(value, d)
+        )
     return t
 
 

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor, warn_once
 from framework.c10.device import MemoryFormat
-from framework.c10.dtypes import bool_, dtype, int64
+from framework.c10.dtypes import REDUCED_FLOAT_NUMPY, bool_, dtype, int64
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     INTERNAL_OVERLAP,
@@ -139,7 +139,7 @@ def _reduce_into(
     received (plus one for self), integers with floor division.  float16 values are combined in
     float32 and rounded once (`wide_half`: scatter_reduce's loops) or rounded at every step
     (index_reduce's); the division is a float16 one either way."""
-    acc = a.astype(np.float32) if wide_half and a.dtype == np.float16 else a
+    acc = a.astype(np.float32) if wide_half and a.dtype in REDUCED_FLOAT_NUMPY else a
     if not include_self:
         acc[target] = _identity(reduce, acc.dtype)
     _UFUNCS[reduce].at(acc, target, np.asarray(values).astype(acc.dtype, copy=False))

@@ -26,12 +26,12 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor
 from framework.c10.dtypes import (
+    REDUCED_FLOAT_NUMPY,
     bool_,
     can_cast,
     complex64,
     complex128,
     dtype,
-    float16,
     float32,
     float64,
     promote_types,
@@ -143,12 +143,13 @@ def _register(
 def _compute_dtype(d: dtype) -> dtype:
     """The dtype a product in `d` accumulates in, and converts its Scalars to: float16 computes in
     float32, as PyTorch's CPU kernels do (its opmath type)."""
-    return float32 if d is float16 else d
+    return float32 if d.is_reduced_float else d
 
 
 def _product(out: Array, a: Array, b: Array) -> None:
-    """`out = a @ b` by one `np.matmul` writing straight into `out` (float16: in float32)."""
-    if a.dtype == np.float16:
+    """`out = a @ b` by one `np.matmul` writing straight into `out` (float16 and bfloat16: in
+    float32)."""
+    if a.dtype in REDUCED_FLOAT_NUMPY:
         out[...] = np.matmul(a.astype(np.float32), b.astype(np.float32))
     else:
         np.matmul(a, b, out=out)
@@ -541,7 +542,7 @@ def _addr_meta(
 def _addr_impl(
     out: Array, self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Number = 1, alpha: Number = 1
 ) -> None:
-    d = np.dtype(out.dtype) if out.dtype != np.float16 else np.dtype(np.float32)
+    d = np.dtype(out.dtype) if out.dtype not in REDUCED_FLOAT_NUMPY else np.dtype(np.float32)
     a, b = array(vec1).astype(d, copy=False), array(vec2).astype(d, copy=False)
     if out.dtype == np.bool_:  # (beta and self) or (alpha and vec1 vec2^T)
         product = np.logical_and.outer(a, b) if alpha else np.zeros(out.shape, np.bool_)

@@ -20,11 +20,12 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal
 
+import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, complex64, complex128, dtype, float16, float32, float64, int32
+from framework.c10.dtypes import bool_, complex64, complex128, dtype, float32, float64, int32
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
@@ -66,7 +67,7 @@ def refuse_float16(op: str, t: Tensor, kernel: str | None = None) -> None:
     """LAPACK has no float16: refused as PyTorch's `kernel` ("not implemented for"), or with the
     generic text when None."""
     d = t._impl.dtype
-    if d is float16:
+    if d.is_reduced_float:
         if kernel is not None:
             raise not_implemented(kernel, d)
         raise RuntimeError(f"{op}: Low precision dtypes not supported. Got {d.scalar_type_name}")
@@ -530,7 +531,7 @@ def _check_uplo(uplo: str) -> None:
 @kernel("_linalg_eigh")
 def _linalg_eigh(A: Tensor, UPLO: str = "L", compute_v: bool = True) -> tuple[Tensor, Tensor]:
     d = A._impl.dtype
-    if not (d.is_floating_point or d.is_complex) or d is float16:
+    if not (d.is_floating_point or d.is_complex) or d.is_reduced_float:
         raise not_implemented("linalg_eigh_cpu", d)
     check_square("linalg.eigh", A)
     _check_uplo(UPLO)
@@ -743,7 +744,7 @@ def linalg_matrix_rank_atol_rtol_float(
         rtol = (
             0.0
             if atol is not None and atol > 0
-            else float(np.finfo(values._impl.dtype.numpy_dtype).eps) * max(rows, cols)
+            else float(ml_dtypes.finfo(values._impl.dtype.numpy_dtype).eps) * max(rows, cols)
         )
     largest = aten_op("amax.default")(values, [-1], True) if values._impl.numel() else values
     threshold = aten_op("clamp_min.default")(
@@ -987,7 +988,7 @@ def linalg_pinv_atol_rtol_tensor(
     absolute = _tolerance(atol, batch)
     relative = _tolerance(rtol, batch)
     if relative is None:
-        eps = float(np.finfo(magnitude.dtype).eps) * max(m, n)
+        eps = float(ml_dtypes.finfo(magnitude.dtype).eps) * max(m, n)
         relative = np.where(absolute > 0, 0.0, eps) if absolute is not None else np.full((*batch, 1), eps)
     largest = magnitude.max(-1, keepdims=True) if magnitude.shape[-1] else magnitude
     threshold = relative * largest

@@ -18,7 +18,7 @@ import numpy as np
 
 from framework._tensor import Tensor
 from framework.c10.device import Device, Layout
-from framework.c10.dtypes import bool_, dtype, float16, get_default_dtype, int32, int64, promote_types
+from framework.c10.dtypes import bool_, dtype, get_default_dtype, int32, int64, promote_types
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
@@ -485,8 +485,8 @@ def _cdist_checks(x1: Tensor, x2: Tensor, p: float) -> None:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {c1} X2: {c2}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    if x1._impl.dtype is float16:
-        raise not_implemented("cdist", float16)
+    if x1._impl.dtype.is_reduced_float:
+        raise not_implemented("cdist", x1._impl.dtype)
     if x1._impl.dtype is not x2._impl.dtype:
         raise RuntimeError(
             f"expected scalar type {x1._impl.dtype.scalar_type_name} but found "

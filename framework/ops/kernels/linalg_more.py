@@ -23,11 +23,12 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, Final
 
+import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, float16, int32, int64, promote_types
+from framework.c10.dtypes import bool_, int32, int64, promote_types
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
@@ -61,7 +62,7 @@ def _lapack_dtype(kernel_name: str, t: Tensor) -> None:
     """LAPACK serves float, double and their complex types: others refused as PyTorch's
     `kernel_name` ("not implemented for")."""
     d = t._impl.dtype
-    if not (d.is_floating_point or d.is_complex) or d is float16:
+    if not (d.is_floating_point or d.is_complex) or d.is_reduced_float:
         raise not_implemented(kernel_name, d)
 
 
@@ -266,7 +267,7 @@ def _lu_solve_checks(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
     op = "linalg.lu_solve"
     lu, b = LU._impl, B._impl
     check_floating(f"torch.{op}", LU)
-    if lu.dtype is float16:
+    if lu.dtype.is_reduced_float:
         raise not_implemented("linalg.lu_solve_cpu", lu.dtype)
     if lu.dim() < 2:
         raise RuntimeError(f"{op}: The input tensor LU must have at least 2 dimensions.")
@@ -342,7 +343,7 @@ def linalg_solve_triangular(
     op = "linalg.solve_triangular"
     a, b = self._impl, B._impl
     result_dtype = promote_types(a.dtype, b.dtype)
-    if not (result_dtype.is_floating_point or result_dtype.is_complex) or result_dtype is float16:
+    if not (result_dtype.is_floating_point or result_dtype.is_complex) or result_dtype.is_reduced_float:
         raise not_implemented("triangular_solve_cpu", result_dtype)
     if b.dim() < 2:
         raise RuntimeError(f"{op}: The input tensor B must have at least 2 dimensions.")
@@ -521,7 +522,7 @@ def linalg_matrix_exp(self: Tensor) -> Tensor:
     out = new_tensor(impl.sizes, impl.dtype, impl.device)
     if not is_meta(impl.device):
         a = array(self)
-        low = impl.dtype is float16
+        low = impl.dtype.is_reduced_float
         value = matrix_exp_array(a.astype(np.float32) if low else a)
         out._impl.numpy_view()[...] = value.astype(a.dtype) if low else value
     return out
@@ -544,7 +545,7 @@ def linalg_eig(self: Tensor) -> tuple[Tensor, Tensor]:
     d = impl.dtype
     if not (d.is_floating_point or d.is_complex):
         raise RuntimeError(f"Unknown Complex ScalarType for {d.scalar_type_name}")
-    if d is float16:
+    if d.is_reduced_float:
         raise not_implemented("linalg_eig_out_cpu", d)
     check_matrix(op, self)
     check_square(op, self)
@@ -688,7 +689,7 @@ def linalg_lstsq(
     a = np.broadcast_to(array(self), (*batch, m, n))
     rhs = np.broadcast_to(array(b).reshape(rhs_sizes), (*batch, m, k))
     u, s, vh = np.linalg.svd(a, full_matrices=False)
-    cutoff = float(np.finfo(s.dtype).eps) * max(m, n) if rcond is None or rcond < 0 else rcond
+    cutoff = float(ml_dtypes.finfo(s.dtype).eps) * max(m, n) if rcond is None or rcond < 0 else rcond
     largest = s[..., :1] if s.shape[-1] else s
     keep = s > cutoff * largest
     inverted = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(s.dtype)
@@ -825,7 +826,7 @@ def linalg_vander(x: Tensor, *, N: int | None = None) -> Tensor:
     """The powers x^0, ..., x^(N-1) along a new last dimension (N defaults to x's last size):
     cumulative products of x; integers are computed in int64."""
     impl = x._impl
-    if impl.dtype in (bool_, float16):
+    if impl.dtype is bool_ or impl.dtype.is_reduced_float:
         raise RuntimeError(
             "linalg.vander supports floating point, complex, and integer tensors, but got "
             f"{impl.dtype.scalar_type_name}"

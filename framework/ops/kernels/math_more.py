@@ -23,7 +23,17 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor
 from framework.c10.device import Device, Layout
-from framework.c10.dtypes import bool_, can_cast, dtype, float32, float64, get_default_dtype, int32, int64
+from framework.c10.dtypes import (
+    bool_,
+    can_cast,
+    dtype,
+    float32,
+    float64,
+    get_default_dtype,
+    int32,
+    int64,
+    numpy_is_floating,
+)
 from framework.ops._iter import Number, broadcast_shapes, result_type
 from framework.ops._python_args import wrapped_number
 from framework.ops.kernels._registry import (
@@ -718,11 +728,12 @@ def _infinity_test(op: str, sign: float) -> None:
 
     def impl(out: Array, self: Tensor) -> None:
         a = array(self)
-        out[...] = a == sign * np.inf if a.dtype.kind == "f" else False
+        out[...] = a == sign * np.inf if numpy_is_floating(a.dtype) else False
 
     def out_variant(self: Tensor, *, out: Tensor) -> Tensor:
-        check_out_dtype(out, bool_)
         meta(self)
+        if out._impl.dtype is not bool_:
+            raise RuntimeError(f"{op} does not support non-boolean outputs.")
         resize_output(out, self._impl.sizes)
         if not is_meta(self._impl.device):
             impl(array(out), self)

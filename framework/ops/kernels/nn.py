@@ -33,9 +33,9 @@ from framework._tensor import Tensor
 from framework.c10 import generator as rng
 from framework.c10.device import Device, MemoryFormat
 from framework.c10.dtypes import (
+    bfloat16,
     bool_,
     dtype,
-    dtype_from_numpy,
     float16,
     float32,
     float64,
@@ -66,7 +66,7 @@ from framework.ops.kernels.linalg import Array, IntList, Sizes
 from framework.ops.kernels.pointwise import erf_array
 from framework.ops.kernels.views import strides_for_memory_format
 
-_FLOATING: Final = frozenset((float16, float32, float64))
+_FLOATING: Final = frozenset((float16, bfloat16, float32, float64))
 _REDUCTION_NONE: Final = 0
 _REDUCTION_MEAN: Final = 1
 _REDUCTION_SUM: Final = 2
@@ -81,19 +81,14 @@ def _check_floating(op: str, d: dtype) -> None:
         raise not_implemented(op, d)
 
 
-def _opmath(d: dtype) -> np.dtype[Any]:
-    """The NumPy type a kernel computes `d` in: float32 for float16, else `d` itself."""
-    return np.dtype(np.float32) if d is float16 else d.numpy_dtype
-
-
 def _acc(d: dtype) -> np.dtype[Any]:
     """The NumPy type sums of `d` accumulate in (float64 for float32 and float64)."""
-    return np.dtype(np.float32) if d is float16 else np.dtype(np.float64)
+    return np.dtype(np.float32) if d.is_reduced_float else np.dtype(np.float64)
 
 
 def _values(t: Tensor, d: np.dtype[Any] | None = None) -> Array:
     """`t`'s elements as an array of `d` (of `t`'s opmath type by default)."""
-    return array(t).astype(_opmath(t._impl.dtype) if d is None else d, copy=False)
+    return array(t).astype(t._impl.dtype.opmath_numpy if d is None else d, copy=False)
 
 
 def _emit(sizes: Sizes, d: dtype, device: Device, compute: Callable[[], Any]) -> Tensor:
@@ -273,7 +268,7 @@ def _threshold_backward_meta(grad_output: Tensor, self: Tensor, threshold: Numbe
 def _threshold_backward_impl(out: Array, grad_output: Tensor, self: Tensor, threshold: Number) -> None:
     """`grad_output` where `self > threshold`, else 0 (relu's backward from its result: a NaN in
     `self` lets the gradient through, as in PyTorch), compared in the result's dtype."""
-    limit = checked_scalar(threshold, dtype_from_numpy(out.dtype))
+    limit = checked_scalar(threshold, promote_types(grad_output._impl.dtype, self._impl.dtype))
     keep = np.logical_not(np.less_equal(array(self).astype(out.dtype, copy=False), limit))
     select_bits(out, keep, array(grad_output).astype(out.dtype, copy=False), None)
 
@@ -285,7 +280,7 @@ structured("threshold_backward", _threshold_backward_meta, _threshold_backward_i
 def gelu_backward(grad_output: Tensor, self: Tensor, *, approximate: str = "none") -> Tensor:
     _check_approximate(approximate)
     m = _pointwise_backward_meta("GeluBackwardKernelImpl", grad_output, self)
-    compute = _opmath(m.dtype)
+    compute = m.dtype.opmath_numpy
     return _emit(
         m.sizes,
         m.dtype,
@@ -297,7 +292,7 @@ def gelu_backward(grad_output: Tensor, self: Tensor, *, approximate: str = "none
 @kernel("silu_backward")
 def silu_backward(grad_output: Tensor, self: Tensor) -> Tensor:
     m = _pointwise_backward_meta("silu_backward_cpu", grad_output, self)
-    compute = _opmath(m.dtype)
+    compute = m.dtype.opmath_numpy
 
     def values() -> Array:
         x = _values(self, compute)
@@ -342,7 +337,7 @@ def _softmax_forward(op: str, self: Tensor, dim: int, half_to_float: bool, log: 
     impl = self._impl
     axis = _softmax_dim(self, dim, op)
     shape = impl.sizes or (1,)
-    opmath = _opmath(impl.dtype)
+    opmath = impl.dtype.opmath_numpy
     return _emit_into(
         impl.sizes,
         impl.dtype,
@@ -380,9 +375,9 @@ def _softmax_backward(
     axis = wrap_dim(dim, g.dim())
     last = g.dim() == 0 or axis == g.dim() - 1
     _check_floating(f"{op}_backward_lastdim_kernel_impl" if last else f"{op}_backward_kernel_impl", g.dtype)
-    result = input_dtype if g.dtype is float32 and input_dtype is float16 else g.dtype
+    result = input_dtype if g.dtype is float32 and input_dtype.is_reduced_float else g.dtype
     shape = g.sizes or (1,)
-    opmath = _opmath(g.dtype)
+    opmath = g.dtype.opmath_numpy
 
     def fill(into: Array) -> None:
         grad = _values(grad_output, opmath).reshape(shape)
@@ -1224,7 +1219,7 @@ def emit_avg_pool_backward(
 
     def values() -> Array:
         out, kernel, stride, padding = pool.out_sizes, pool.kernel, pool.stride, pool.padding
-        grads = _values(grad_output, _opmath(impl.dtype)).reshape(-1, *out)
+        grads = _values(grad_output, impl.dtype.opmath_numpy).reshape(-1, *out)
         shares = _divide(grads, _avg_divisors(pool, count_include_pad, divisor_override))
         reach = [
             max(i + 2 * p, (o - 1) * s + k)
@@ -1473,7 +1468,7 @@ def _check_norm_parameter(input: dtype, parameter: Tensor | None, *, batch: bool
     if parameter is None:
         return
     d = parameter._impl.dtype
-    if d is input or (input is float16 and d is float32):
+    if d is input or (input.is_reduced_float and d is float32):
         return
     if input is float32 or not batch:
         raise RuntimeError(
@@ -1944,7 +1939,7 @@ def mse_loss(self: Tensor, target: Tensor, reduction: int = _REDUCTION_MEAN) -> 
     d = _binary_loss_dtype("mse_cpu", (self, target))
     device = same_device("mse_loss", (self, target))
     sizes = broadcast_shapes(self._impl.sizes, target._impl.sizes)
-    compute = _opmath(d)
+    compute = d.opmath_numpy
 
     def values() -> Any:
         diff = _values(self, compute) - _values(target, compute)
@@ -1959,7 +1954,7 @@ def mse_loss_backward(grad_output: Tensor, self: Tensor, target: Tensor, reducti
     d = _binary_loss_dtype("mse_backward_cpu", (self, target))
     device = same_device("mse_loss_backward", (grad_output, self, target))
     sizes = broadcast_shapes(broadcast_shapes(self._impl.sizes, target._impl.sizes), grad_output._impl.sizes)
-    compute = _opmath(d)
+    compute = d.opmath_numpy
 
     def values() -> Array:
         scale = 2.0 * reduction_grad_scale(reduction, self._impl.numel())
@@ -2407,7 +2402,7 @@ def native_dropout(input: Tensor, p: float, train: bool | None) -> tuple[Tensor,
     flat = array(mask).reshape(-1)
     strides = strides_for_memory_format(impl, MemoryFormat.preserve_format)
     flat[rng.fill_order(impl.sizes, strides)] = draws
-    compute = _opmath(impl.dtype)
+    compute = impl.dtype.opmath_numpy
     array(out)[...] = _values(input) * array(mask) * compute.type(dropout_scale(p))
     return out, mask
 
@@ -2418,7 +2413,7 @@ def native_dropout_backward(grad_output: Tensor, mask: Tensor, scale: float) -> 
     device = same_device("native_dropout_backward", (grad_output, mask))
     sizes = broadcast_shapes(g.sizes, mask._impl.sizes)
     _check_floating("native_dropout_backward", g.dtype)
-    compute = _opmath(g.dtype)
+    compute = g.dtype.opmath_numpy
     return _emit(
         sizes,
         g.dtype,

@@ -14,11 +14,12 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
+import ml_dtypes
 import numpy as np
 
 from framework._tensor import Tensor
 from framework.c10 import generator as rng
-from framework.c10.dtypes import bool_, dtype, float16, float32, float64, int64
+from framework.c10.dtypes import bfloat16, bool_, dtype, float16, float32, float64, int64
 from framework.ops._iter import Number
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
@@ -46,7 +47,7 @@ from framework.ops.kernels.nn import (
     _values,
 )
 
-_FLOATING: Final = frozenset((float16, float32, float64))
+_FLOATING: Final = frozenset((float16, bfloat16, float32, float64))
 _SINGLE_DOUBLE: Final = frozenset((float32, float64))
 
 
@@ -567,7 +568,10 @@ def _trilinear(
 
     def values() -> Array:
         letters = "abcdefghijklmnopqrstuvwxyz"
-        arrays = [np.broadcast_to(array(t), [full[d] for d in kept]) for t, kept in labelled]
+        arrays = [
+            np.broadcast_to(array(t).astype(t._impl.dtype.opmath_numpy, copy=False), [full[d] for d in kept])
+            for t, kept in labelled
+        ]
         present = {d for _, kept in labelled for d in kept}
         spec = ",".join("".join(letters[d] for d in kept) for _, kept in labelled)
         out_dims = [d for d in kept_out if d in present]
@@ -643,10 +647,10 @@ def rms_norm(
     d = input._impl.dtype
     if not (d.is_floating_point or d.is_complex):
         raise not_implemented("rms_norm", d)
-    reduced = d is float16
+    reduced = d.is_reduced_float
     x = aten_op("_to_copy.default")(input, dtype=float32) if reduced else input
     if eps is None:
-        eps = float(np.finfo(np.float32 if reduced else d.numpy_dtype).eps)  # a complex type's part's
+        eps = float(ml_dtypes.finfo(np.float32 if reduced else d.numpy_dtype).eps)  # a complex type's part's
     dims = list(range(leading, len(sizes)))
     mean_square = aten_op("mean.dim")(aten_op("pow.Tensor_Scalar")(x, 2), dims, True)
     scale = aten_op("rsqrt.default")(aten_op("add.Scalar")(mean_square, eps))
@@ -668,7 +672,7 @@ _MODE_MAX: Final = 2
 def _bag_layout(mode: int, weight: dtype, padding_idx: int) -> bool:
     """Whether PyTorch's CPU kernel takes its fused sum path, which returns an empty offset2bag and
     zero bag sizes."""
-    return mode == _MODE_SUM and padding_idx < 0 and weight in (float32, float16)
+    return mode == _MODE_SUM and padding_idx < 0 and weight in (float32, float16, bfloat16)
 
 
 def _check_bag_floating(argument: str, d: dtype) -> None:

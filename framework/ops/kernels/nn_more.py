@@ -19,7 +19,7 @@ import numpy as np
 
 from framework._tensor import Tensor
 from framework.c10 import generator as rng
-from framework.c10.dtypes import bool_, float16, float32, float64, int64, uint8
+from framework.c10.dtypes import bfloat16, bool_, float16, float32, float64, int64, uint8
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     array,
@@ -41,7 +41,6 @@ from framework.ops.kernels.nn import (
     _emit_grads,
     _emit_many,
     _emit_normalized,
-    _opmath,
     _planes,
     _pool_output_size,
     _project,
@@ -53,7 +52,7 @@ from framework.ops.kernels.nn import (
     scatter_to_planes,
 )
 
-_FLOATING: Final = frozenset((float16, float32, float64))
+_FLOATING: Final = frozenset((float16, bfloat16, float32, float64))
 
 
 # ---- group normalization ------------------------------------------------------------------------
@@ -673,7 +672,7 @@ class _Upsample:
         _check_upsample(self.name, impl.sizes, sizes, self.n)
         if impl.dtype not in _FLOATING and (impl.dtype is not uint8 or self.name == "upsample_linear1d"):
             raise not_implemented(_UPSAMPLE_DTYPE_NAMES[self.name], impl.dtype)
-        d = _opmath(impl.dtype) if impl.dtype in _FLOATING else np.dtype(np.float32)
+        d = impl.dtype.opmath_numpy if impl.dtype in _FLOATING else np.dtype(np.float32)
 
         def values() -> Array:
             x = array(input) if not self.linear else _values(input, d)
@@ -727,7 +726,7 @@ class _Upsample:
             grad = _values(grad_output, acc)
             for k in range(self.n):
                 axis = g.dim() - self.n + k
-                parts = self.sources(in_sizes[axis], sizes[k], align_corners, scales[k], _opmath(g.dtype))
+                parts = self.sources(in_sizes[axis], sizes[k], align_corners, scales[k], g.dtype.opmath_numpy)
                 matrix = _interpolation_matrix(in_sizes[axis], parts).astype(acc)
                 grad = np.moveaxis(np.tensordot(grad, matrix, axes=([axis], [0])), -1, axis)
             return grad

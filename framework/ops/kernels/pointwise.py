@@ -11,11 +11,18 @@ import math
 from collections.abc import Callable
 from typing import Any, Final
 
+import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, complex128, dtype, float64, get_default_dtype
+from framework.c10.dtypes import (
+    bool_,
+    complex128,
+    dtype,
+    float64,
+    get_default_dtype,
+)
 from framework.ops._iter import Number, broadcast_shapes, number_dtype, result_type
 from framework.ops._python_args import wrapped_number
 from framework.ops.kernels._registry import (
@@ -36,11 +43,13 @@ Array = npt.NDArray[Any]
 
 
 def _operand(x: Operand, compute: dtype) -> Array | Number:
-    """A NumPy operand in the compute dtype (Python numbers become NumPy scalars of it)."""
+    """A NumPy operand in the type PyTorch computes `compute` in (float32 for float16 and bfloat16,
+    whose results round once, when written out); Python numbers become NumPy scalars of it."""
+    np_compute = compute.opmath_numpy
     if isinstance(x, Tensor):
         a = array(x)
-        return a if a.dtype == compute.numpy_dtype else a.astype(compute.numpy_dtype)
-    scalar: Number = compute.numpy_dtype.type(x)
+        return a if a.dtype == np_compute else a.astype(np_compute)
+    scalar: Number = np_compute.type(x)
     return scalar
 
 
@@ -155,7 +164,7 @@ def _add_like(op: str, sign: int) -> None:
         a = _operand(self, compute)
         b = _operand(other, compute)
         if alpha != 1:
-            b = np.multiply(b, compute.numpy_dtype.type(alpha))
+            b = np.multiply(b, compute.opmath_numpy.type(alpha))
         if sign > 0:
             np.add(a, b, out=out, casting="unsafe")
         else:
@@ -347,9 +356,7 @@ def _unary(
         return meta(self)
 
     def impl(out: Array, self: Tensor) -> None:
-        a = array(self)
-        compute = _to_float(self._impl.dtype) if to_float else self._impl.dtype
-        _apply(out, fn, a if a.dtype == compute.numpy_dtype else a.astype(compute.numpy_dtype))
+        _apply(out, fn, _operand(self, _to_float(self._impl.dtype) if to_float else self._impl.dtype))
 
     structured(op, meta, impl, None if inplace_check is None else inplace_meta)
 
@@ -777,7 +784,7 @@ def _nan_to_num_meta(
 def _replace_non_finite(a: Array, nan: float | None, posinf: float | None, neginf: float | None) -> Array:
     """A real floating array with NaN, +inf and -inf replaced (by 0 and the dtype's largest and
     lowest finite values unless given)."""
-    info = np.finfo(a.dtype)
+    info = ml_dtypes.finfo(a.dtype)
     high = info.max if posinf is None else posinf
     low = info.min if neginf is None else neginf
     result: Array = np.where(np.isnan(a), 0.0 if nan is None else nan, np.where(a == np.inf, high, a))

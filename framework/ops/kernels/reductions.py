@@ -27,6 +27,7 @@ import numpy.typing as npt
 from framework._tensor import Tensor
 from framework.c10.device import Device
 from framework.c10.dtypes import (
+    bfloat16,
     bool_,
     can_cast,
     complex64,
@@ -77,6 +78,7 @@ without their Python wrappers)."""
 
 _ACC: Final[dict[dtype, np.dtype[Any]]] = {
     float16: np.dtype(np.float32),
+    bfloat16: np.dtype(np.float32),
     float32: np.dtype(np.float64),
     float64: np.dtype(np.float64),
     complex64: np.dtype(np.complex128),
@@ -94,10 +96,9 @@ def _acc(d: dtype) -> np.dtype[Any]:
 
 
 def _opmath(d: dtype) -> np.dtype[Any]:
-    """The type PyTorch computes in: float32 for float16, int64 for integers, else `d` itself."""
-    if d is float16:
-        return np.dtype(np.float32)
-    return d.numpy_dtype if _is_float(d) else np.dtype(np.int64)
+    """The type PyTorch computes in: float32 for float16 and bfloat16, int64 for integers, else `d`
+    itself."""
+    return d.opmath_numpy if _is_float(d) else np.dtype(np.int64)
 
 
 def _sum_dtype(input_dtype: dtype, requested: dtype | None) -> dtype:

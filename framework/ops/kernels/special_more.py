@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import can_cast, dtype, float16, float32, float64, int64
+from framework.c10.dtypes import can_cast, dtype, float32, float64, int64
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     array,
@@ -310,8 +310,8 @@ _HALF_LOG_TWO_PI: Final = 0.5 * math.log(2.0 * math.pi)
 
 
 def _refused(kernel: str, half: bool) -> Any:
-    """PyTorch's refusal of complex dtypes (and of float16 when `half`) by kernel name."""
-    return _refuse(kernel, lambda d: d.is_complex or (half and d is float16))
+    """PyTorch's refusal of complex dtypes (and of float16 and bfloat16 when `half`) by kernel name."""
+    return _refuse(kernel, lambda d: d.is_complex or (half and d.is_reduced_float))
 
 
 def erfcx_array(x: Array) -> Array:
@@ -579,7 +579,7 @@ def _fill_histogram(
 
 
 def _refuse_histogram(d: dtype, kernel: str, half: bool) -> None:
-    if not (d in (float32, float64) or (half and d is float16)):
+    if not (d in (float32, float64) or (half and d.is_reduced_float)):
         raise not_implemented(kernel, d)
 
 

@@ -9,7 +9,6 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import float16
 from framework.ops.kernels._registry import (
     TensorMeta,
     array,
@@ -39,7 +38,7 @@ def _round_decimals(out: npt.NDArray[Any], self: Tensor, *, decimals: int) -> No
     decimals >= 0, dividing for negative ones), round half to even, scale back; float16 computes
     in float32, as PyTorch's opmath type."""
     a = array(self)
-    if self._impl.dtype is float16:
+    if self._impl.dtype.is_reduced_float:
         a = a.astype(np.float32)
     scale = a.dtype.type(10.0 ** abs(decimals))
     if decimals >= 0:

@@ -18,7 +18,15 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
-from framework.c10.dtypes import bool_, dtype, float16, float32, float64
+from framework.c10.dtypes import (
+    REDUCED_FLOAT_NUMPY,
+    bool_,
+    dtype,
+    float16,
+    float32,
+    float64,
+    numpy_is_floating,
+)
 from framework.c10.tensor_impl import TensorImpl, contiguous_strides
 from framework.ops._iter import broadcast_shapes
 from framework.ops.kernels._registry import (
@@ -761,7 +769,8 @@ def imag(self: Tensor) -> Tensor:
 
 def convert(values: Array, target: dtype) -> Array:
     """`values` converted to `target` as PyTorch's casts do: complex to real keeps the real part,
-    float64 reaches float16 through float32, floating point reaches uint8 through int64, and
+    other types reach float16 and bfloat16 through float32, floating point reaches uint8 through
+    int64, and
     out-of-range values wrap like the C casts PyTorch uses (silently: operators run with NumPy's
     floating-point errors off)."""
     np_target = target.numpy_dtype
@@ -769,9 +778,9 @@ def convert(values: Array, target: dtype) -> Array:
         return values
     if values.dtype.kind == "c" and np_target.kind not in "cb":
         values = values.real
-    if np_target == np.float16 and values.dtype == np.float64:
+    if np_target in REDUCED_FLOAT_NUMPY and values.dtype != np.float32:
         values = values.astype(np.float32)
-    elif np_target == np.uint8 and values.dtype.kind == "f":
+    elif np_target == np.uint8 and numpy_is_floating(values.dtype):
         values = values.astype(np.int64)
     return values.astype(np_target)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import float16, float32, float64
+from framework.c10.dtypes import float32
 from framework.ops.kernels._registry import aten_op, kernel, not_implemented, same_device
 from framework.ops.kernels.nn import _acc, _emit_many, _values
 
@@ -36,7 +36,7 @@ def weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
             f"{v.device} and g_in is on {g.device}"
         )
     v, g = v.contiguous(), g.contiguous()
-    if float16 not in (v.dtype, g.dtype) and dim in (0, v.dim() - 1):
+    if not (v.dtype.is_reduced_float or g.dtype.is_reduced_float) and dim in (0, v.dim() - 1):
         result: Tensor = aten_op("_weight_norm_interface.default")(v, g, dim)[0]
         return result
     return v * (g / norm_except_dim(v, 2, dim))
@@ -48,7 +48,7 @@ def weight_norm_interface(v: Tensor, g: Tensor, dim: int = 0) -> tuple[Tensor, T
     last), output in a tensor shaped as `g` (float32 for float16 `v`, as PyTorch)."""
     v_impl, g_impl = v._impl, g._impl
     device = same_device("_weight_norm_interface", (v, g))
-    if v_impl.dtype not in (float16, float32, float64):
+    if not v_impl.dtype.is_floating_point:
         raise not_implemented("weight_norm_kernel", v_impl.dtype)
     if g_impl.dtype is not v_impl.dtype:
         raise RuntimeError(
@@ -73,6 +73,6 @@ def weight_norm_interface(v: Tensor, g: Tensor, dim: int = 0) -> tuple[Tensor, T
         norms_out[:count] = norms.reshape(-1)
         return values * (gains / norms), norms_out.reshape(g_impl.sizes)
 
-    norms_dtype = float32 if v_impl.dtype is float16 else v_impl.dtype
+    norms_dtype = float32 if v_impl.dtype.is_reduced_float else v_impl.dtype
     w, norms = _emit_many(((v_impl.sizes, v_impl.dtype), (g_impl.sizes, norms_dtype)), device, compute)
     return w, norms
