@@ -98,8 +98,10 @@ framework.ops._api_runtime.build(framework.ops._native.NATIVE)
 
 import framework.autograd.derivatives  # noqa: E402  (its kernels use the API built above)
 import framework.autograd.functional  # noqa: E402  (imports the API above, as autograd.functional)
+from framework import amp as amp  # noqa: E402  (autocast kernels wrap the operators above)
 from framework import autograd as autograd  # noqa: E402
 from framework import backends as backends  # noqa: E402
+from framework import cpu as cpu  # noqa: E402
 from framework import cuda as cuda  # noqa: E402
 from framework import distributions as distributions  # noqa: E402
 from framework import func as func  # noqa: E402  (transforms over autograd and nn)
@@ -111,6 +113,23 @@ from framework import special as special  # noqa: E402
 from framework import testing as testing  # noqa: E402
 from framework import utils as utils  # noqa: E402
 from framework._tensor_type import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
+from framework.amp.autocast_mode import (  # noqa: E402
+    autocast,
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_cpu_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)
 from framework.func import vmap as vmap  # noqa: E402
 
 __version__: str = _version("framework")
@@ -158,11 +177,15 @@ __all__ = [
     "Tensor",
     "UntypedStorage",
     "__version__",
+    "amp",
     "are_deterministic_algorithms_enabled",
     "as_tensor",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
+    "autocast",
+    "autocast_decrement_nesting",
+    "autocast_increment_nesting",
     "autograd",
     "backends",
     "bfloat16",
@@ -177,9 +200,11 @@ __all__ = [
     "cfloat",
     "chain_matmul",
     "channels_last",
+    "clear_autocast_cache",
     "complex64",
     "complex128",
     "contiguous_format",
+    "cpu",
     "cuda",
     "default_generator",
     "device",
@@ -195,6 +220,9 @@ __all__ = [
     "float64",
     "from_numpy",
     "func",
+    "get_autocast_cpu_dtype",
+    "get_autocast_dtype",
+    "get_autocast_gpu_dtype",
     "get_default_device",
     "get_default_dtype",
     "get_num_threads",
@@ -209,6 +237,9 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "is_autocast_cache_enabled",
+    "is_autocast_cpu_enabled",
+    "is_autocast_enabled",
     "is_complex",
     "is_deterministic_algorithms_warn_only_enabled",
     "is_floating_point",
@@ -234,6 +265,11 @@ __all__ = [
     "result_type",
     "save",
     "seed",
+    "set_autocast_cache_enabled",
+    "set_autocast_cpu_dtype",
+    "set_autocast_cpu_enabled",
+    "set_autocast_dtype",
+    "set_autocast_enabled",
     "set_default_device",
     "set_default_dtype",
     "set_grad_enabled",

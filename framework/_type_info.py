@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import builtins
 
-import ml_dtypes
 import numpy as np
 
-from framework.c10.dtypes import bool_, dtype, get_default_dtype
+from framework.c10.dtypes import bool_, dtype, get_default_dtype, numpy_finfo
 
 __all__ = ["finfo", "iinfo"]
 
@@ -26,7 +25,7 @@ class finfo:
                 "'framework.finfo'"
             )
         real = d.to_real()
-        info = ml_dtypes.finfo(real.numpy_dtype)
+        info = numpy_finfo(real.numpy_dtype)
         self.bits: builtins.int = info.bits
         self.eps: builtins.float = float(info.eps)
         self.max: builtins.float = float(info.max)

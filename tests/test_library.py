@@ -469,7 +469,12 @@ def test_fallback_with_unboxed_form_skips_boxing(lib: Library, ns: str) -> None:
 
 def test_builtin_fallbacks_fall_through() -> None:
     d = dispatcher()
-    for key in (DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView, DispatchKey.AutogradCPU):
+    for key in (
+        DispatchKey.BackendSelect,
+        DispatchKey.ADInplaceOrView,
+        DispatchKey.AutogradCPU,
+        DispatchKey.AutocastCPU,
+    ):
         kernel = d.fallback_kernel(key)
         assert kernel is not None and kernel.is_fallthrough
 
@@ -493,6 +498,7 @@ def test_dispatch_table_and_dump(lib: Library, ns: str) -> None:
         "AutogradCPU": "fallback",
         "AutogradPrivateUse1": "CompositeImplicitAutograd",
         "AutogradMeta": "CompositeImplicitAutograd",
+        "AutocastCPU": "fallback",
     }
     dump = dump_dispatch_table(f"{ns}::tbl").splitlines()
     assert dump[0] == f"CPU: {double.__module__}.double [kernel]"

@@ -30,10 +30,13 @@ class DispatchKey(enum.IntEnum):
     AutogradCPU = 9
     AutogradPrivateUse1 = 10
     AutogradMeta = 11
+    # Above autograd, as in PyTorch: casts the arguments of some operators when autocast is on
+    # (excluded from every thread's calls otherwise).
+    AutocastCPU = 12
     # Alias keys: never in a key set.
-    Autograd = 12
-    CompositeImplicitAutograd = 13
-    CompositeExplicitAutograd = 14
+    Autograd = 13
+    CompositeImplicitAutograd = 14
+    CompositeExplicitAutograd = 15
 
     @property
     def is_alias(self) -> bool:
@@ -90,7 +93,7 @@ class DispatchKeySet:
 
     @classmethod
     def from_bits(cls, bits: int) -> DispatchKeySet:
-        """The set whose bitset is `bits`.  Sets are interned (there are at most 2**11), so
+        """The set whose bitset is `bits`.  Sets are interned (there are at most 2**12), so
         this is a dictionary lookup on the hot path."""
         ks = _INTERNED.get(bits)
         if ks is None:
@@ -209,6 +212,18 @@ AFTER_AD_INPLACE_OR_VIEW_KEYS: Final = DispatchKeySet.full_after(DispatchKey.ADI
 
 DEFAULT_INCLUDED: Final = DispatchKeySet((DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView))
 """Keys every thread includes in every call unless a guard says otherwise."""
+
+DEFAULT_EXCLUDED: Final = DispatchKeySet(DispatchKey.AutocastCPU)
+"""Keys every thread excludes from every call until told otherwise: autocast is off until enabled
+(PyTorch's default excluded set)."""
+
+_AUTOCAST_KEY_OF_BACKEND: Final[dict[DispatchKey, DispatchKey]] = {DispatchKey.CPU: DispatchKey.AutocastCPU}
+
+
+def autocast_keys_for_backend(backend: DispatchKey) -> DispatchKeySet:
+    """The autocast key a backend's tensors carry (CPU's AutocastCPU; none for the others)."""
+    key = _AUTOCAST_KEY_OF_BACKEND.get(backend)
+    return DispatchKeySet() if key is None else DispatchKeySet(key)
 
 RUNTIME_KEYS: Final = DispatchKeySet.from_bits(((1 << NUM_RUNTIME_KEYS) - 1) & ~1)
 

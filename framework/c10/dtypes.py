@@ -13,6 +13,7 @@ from typing import Any, Final, final
 import attrs
 import ml_dtypes
 import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "DTYPES",
@@ -35,6 +36,7 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "numpy_finfo",
     "numpy_is_floating",
     "promote_types",
     "set_default_dtype",
@@ -264,6 +266,12 @@ def default_complex_dtype() -> dtype:
 
 REDUCED_FLOAT_NUMPY: Final = frozenset({np.dtype(np.float16), _NP_BFLOAT16})
 """The NumPy types of float16 and bfloat16 (PyTorch computes them in float32)."""
+
+
+def numpy_finfo(d: npt.DTypeLike) -> np.finfo[Any]:
+    """NumPy's `finfo` of a floating NumPy type, ml_dtypes' bfloat16 included (NumPy's refuses it)."""
+    info: np.finfo[Any] = ml_dtypes.finfo(d)  # type: ignore[no-untyped-call]  # ml_dtypes is unannotated
+    return info
 
 
 def numpy_is_floating(d: np.dtype[Any]) -> bool:

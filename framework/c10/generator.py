@@ -46,12 +46,11 @@ import threading
 import warnings
 from typing import Any, Final
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from framework.c10.device import Device
-from framework.c10.dtypes import REDUCED_FLOAT_NUMPY
+from framework.c10.dtypes import REDUCED_FLOAT_NUMPY, numpy_finfo
 
 __all__ = [
     "DEFAULT_RNG_SEED",
@@ -470,7 +469,7 @@ def fma64(
 
 
 def _uniform_bounds_check(dt: np.dtype[Any], low: float, high: float) -> None:
-    info = ml_dtypes.finfo(dt)
+    info = numpy_finfo(dt)
     lowest, largest = float(info.min), float(info.max)
     c_name = _C_TYPE_NAMES[dt.name]
     if not lowest <= low <= largest:
@@ -700,7 +699,7 @@ def normal(
 
 
 def _digits(dt: np.dtype[Any]) -> int:
-    return int(ml_dtypes.finfo(dt).nmant) + 1
+    return int(numpy_finfo(dt).nmant) + 1
 
 
 def _to_dtype_int64(value: int, dt: np.dtype[Any]) -> int:
@@ -729,7 +728,7 @@ def _update_to(high: int, dt: np.dtype[Any]) -> int:
 def _check_from_to_in_range(low: int, to_inc: int, dt: np.dtype[Any]) -> None:
     c_name = _C_TYPE_NAMES[dt.name]
     if dt.name in _FLOATS:
-        info = ml_dtypes.finfo(dt)
+        info = numpy_finfo(dt)
         lowest, largest = float(info.min), float(info.max)
         digits = _digits(dt)
         for value, name in ((low, "from"), (to_inc, "to - 1")):

@@ -1,7 +1,8 @@
 """Thread-local included/excluded dispatch keys and the guards that change them.
 
-Every thread starts with included = {BackendSelect, ADInplaceOrView} and nothing excluded.  The
-dispatcher reads both on every call: keys = (keys of the tensor arguments | included) - excluded.
+Every thread starts with included = {BackendSelect, ADInplaceOrView} and excluded = {AutocastCPU}
+(autocast off).  The dispatcher reads both on every call: keys = (keys of the tensor arguments |
+included) - excluded.
 
 The state lives in a `ContextVar` holding the pair of raw bitsets: each thread starts from the
 default (as each thread's TLS does in PyTorch), and a read costs one C call on the hot path.
@@ -16,13 +17,14 @@ from typing import Final
 from framework.c10.dispatch_key import (
     AUTOGRAD_KEYS,
     AUTOGRAD_KEYS_WITH_AD_INPLACE_OR_VIEW,
+    DEFAULT_EXCLUDED,
     DEFAULT_INCLUDED,
     DispatchKey,
     DispatchKeySet,
 )
 
 local_keys: Final[ContextVar[tuple[int, int]]] = ContextVar(
-    "framework_local_dispatch_keys", default=(DEFAULT_INCLUDED.repr, 0)
+    "framework_local_dispatch_keys", default=(DEFAULT_INCLUDED.repr, DEFAULT_EXCLUDED.repr)
 )
 """(included bits, excluded bits) of the current thread."""
 
@@ -43,6 +45,13 @@ def tls_is_dispatch_key_included(key: DispatchKey) -> bool:
 
 def tls_is_dispatch_key_excluded(key: DispatchKey) -> bool:
     return tls_excluded().has(key)
+
+
+def tls_set_dispatch_key_excluded(key: DispatchKey, excluded: bool) -> None:
+    """Add `key` to the thread's excluded set, or take it out (how autocast is switched on)."""
+    included, bits = get_local_keys()
+    bit = 1 << key
+    local_keys.set((included, bits | bit if excluded else bits & ~bit))
 
 
 def _as_keyset(keys: DispatchKeySet | DispatchKey | str) -> DispatchKeySet:

@@ -17,7 +17,12 @@ import numpy.typing as npt
 
 from framework.c10.autograd_state import is_inference_mode_enabled
 from framework.c10.device import Device, DeviceType
-from framework.c10.dispatch_key import DispatchKey, DispatchKeySet, autograd_key_for_backend
+from framework.c10.dispatch_key import (
+    DispatchKey,
+    DispatchKeySet,
+    autocast_keys_for_backend,
+    autograd_key_for_backend,
+)
 from framework.c10.dtypes import dtype
 from framework.c10.storage import Allocator, StorageImpl, get_cpu_allocator, get_meta_allocator
 
@@ -38,12 +43,14 @@ def backend_key_for_device(device: Device) -> DispatchKey:
 
 _KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
     device_type: DispatchKeySet((backend, DispatchKey.ADInplaceOrView, autograd_key_for_backend(backend)))
+    | autocast_keys_for_backend(backend)
     for device_type, backend in _BACKEND_OF_DEVICE.items()
 }
 
 
 _INFERENCE_KEY_SETS: Final[dict[DeviceType, DispatchKeySet]] = {
-    device_type: DispatchKeySet(backend) for device_type, backend in _BACKEND_OF_DEVICE.items()
+    device_type: DispatchKeySet(backend) | autocast_keys_for_backend(backend)
+    for device_type, backend in _BACKEND_OF_DEVICE.items()
 }
 
 
@@ -60,9 +67,10 @@ int hashes in C, an enum member's hash is a Python call."""
 
 
 def key_set_for_device(device: Device) -> DispatchKeySet:
-    """A new tensor's key set on `device`: its backend, ADInplaceOrView and the backend's autograd
-    key (as PyTorch's); in inference mode only the backend key (an inference tensor never enters
-    autograd, and its versions and views are not tracked)."""
+    """A new tensor's key set on `device`: its backend, ADInplaceOrView, the backend's autograd key
+    and its autocast key if it has one (as PyTorch's); in inference mode without ADInplaceOrView
+    and autograd (an inference tensor never enters autograd, and its versions and views are not
+    tracked)."""
     return (_INFERENCE_KEY_SETS if is_inference_mode_enabled() else _KEY_SETS)[device.device_type]
 
 

@@ -17,6 +17,7 @@ from framework.c10.dispatch_key import (
     AUTOGRAD_KEYS_WITH_AD_INPLACE_OR_VIEW,
     AUTOGRAD_OTHER_BACKENDS,
     BACKEND_KEYS,
+    DEFAULT_EXCLUDED,
     DEFAULT_INCLUDED,
     MATH_KEYS,
     RUNTIME_KEYS,
@@ -67,12 +68,13 @@ def test_runtime_and_alias_partition() -> None:
         "AutogradCPU",
         "AutogradPrivateUse1",
         "AutogradMeta",
+        "AutocastCPU",
     ]
     assert [k for k in K if k.is_alias] == list(ALIASES)
     assert not K.Undefined.is_runtime and not K.Undefined.is_alias
     assert str(K.AutogradCPU) == "AutogradCPU"
     assert names(RUNTIME_KEYS) == {k.name for k in RUNTIME}
-    assert len(RUNTIME_KEYS) == 11
+    assert len(RUNTIME_KEYS) == 12
 
 
 def test_parse_dispatch_key() -> None:
@@ -100,7 +102,7 @@ def test_highest_priority_key() -> None:
     assert ks("AutogradOther", "AutogradCPU").highest_priority_key() is K.AutogradCPU
     assert ks("Python", "BackendSelect", "FPGA").highest_priority_key() is K.Python
     assert DispatchKeySet().highest_priority_key() is K.Undefined
-    assert RUNTIME_KEYS.highest_priority_key() is K.AutogradMeta
+    assert RUNTIME_KEYS.highest_priority_key() is K.AutocastCPU
 
 
 def test_iteration_is_highest_priority_first() -> None:
@@ -140,7 +142,7 @@ def test_has_len_bool_contains() -> None:
     assert s.has_any(ks("Meta", "CPU"))
     assert not s.has_any(ks("Meta", "AutogradMeta"))
     assert not s.has_any(DispatchKeySet())
-    assert len(s) == 2 and len(DispatchKeySet()) == 0 and len(RUNTIME_KEYS) == 11
+    assert len(s) == 2 and len(DispatchKeySet()) == 0 and len(RUNTIME_KEYS) == 12
     assert bool(s) is True and bool(DispatchKeySet()) is False
     assert DispatchKeySet().empty() and not s.empty()
 
@@ -335,7 +337,7 @@ def test_torch_full_after(key: str) -> None:
 @needs_torch
 def test_torch_default_tls_include_set() -> None:
     assert torch_names(TC._dispatch_tls_local_include_set()) == names(DEFAULT_INCLUDED)
-    assert torch_names(TC._dispatch_tls_local_exclude_set()) == set()
+    assert torch_names(TC._dispatch_tls_local_exclude_set()) == names(DEFAULT_EXCLUDED) == {"AutocastCPU"}
 
 
 @needs_torch

@@ -10,6 +10,7 @@ import pytest
 
 from framework.c10.dispatch_key import (
     AUTOGRAD_KEYS,
+    DEFAULT_EXCLUDED,
     DEFAULT_INCLUDED,
     DispatchKey,
     DispatchKeySet,
@@ -36,7 +37,7 @@ needs_torch = pytest.mark.skipif(TC is None, reason="torch (oracle) not installe
 
 K = DispatchKey
 EMPTY = DispatchKeySet()
-DEFAULT_STATE = (DispatchKeySet((K.BackendSelect, K.ADInplaceOrView)), EMPTY)
+DEFAULT_STATE = (DispatchKeySet((K.BackendSelect, K.ADInplaceOrView)), DispatchKeySet(K.AutocastCPU))
 
 
 def state() -> tuple[DispatchKeySet, DispatchKeySet]:
@@ -71,19 +72,19 @@ def _tls_is_default_around_each_test() -> Any:
 
 def test_defaults() -> None:
     assert tls_included() == DEFAULT_INCLUDED == DispatchKeySet((K.BackendSelect, K.ADInplaceOrView))
-    assert tls_excluded() == EMPTY
+    assert tls_excluded() == DEFAULT_EXCLUDED == DispatchKeySet(K.AutocastCPU)  # autocast is off
     assert tls_is_dispatch_key_included(K.BackendSelect)
     assert tls_is_dispatch_key_included(K.ADInplaceOrView)
     assert not tls_is_dispatch_key_included(K.Python)
     for k in K:
-        assert not tls_is_dispatch_key_excluded(k)
+        assert tls_is_dispatch_key_excluded(k) == (k is K.AutocastCPU)
 
 
 def test_include_guard_adds_and_restores() -> None:
     with IncludeDispatchKeyGuard(K.Python):
         assert tls_included() == DispatchKeySet((K.BackendSelect, K.ADInplaceOrView, K.Python))
         assert tls_is_dispatch_key_included(K.Python)
-        assert tls_excluded() == EMPTY
+        assert tls_excluded() == DEFAULT_EXCLUDED
     assert state() == DEFAULT_STATE
 
 
@@ -103,7 +104,7 @@ def test_include_of_already_included_key_keeps_it_after_exit() -> None:
 
 def test_exclude_guard_adds_and_restores() -> None:
     with ExcludeDispatchKeyGuard(DispatchKeySet((K.CPU, K.Python))):
-        assert tls_excluded() == DispatchKeySet((K.CPU, K.Python))
+        assert tls_excluded() == DEFAULT_EXCLUDED | DispatchKeySet((K.CPU, K.Python))
         assert tls_is_dispatch_key_excluded(K.CPU)
         assert not tls_is_dispatch_key_excluded(K.Meta)
         assert tls_included() == DEFAULT_INCLUDED  # excluding does not touch the included set
@@ -131,10 +132,10 @@ def test_nesting_restores_each_level() -> None:
         level1 = state()
         with ExcludeDispatchKeyGuard(K.AutogradCPU):
             level2 = state()
-            assert level2 == (level1[0], DispatchKeySet(K.AutogradCPU))
+            assert level2 == (level1[0], DEFAULT_EXCLUDED | DispatchKeySet(K.AutogradCPU))
             with IncludeDispatchKeyGuard(K.FPGA), AutoDispatchBelowADInplaceOrView():
                 assert tls_included() == DEFAULT_INCLUDED | DispatchKeySet((K.Python, K.FPGA))
-                assert tls_excluded() == AUTOGRAD_KEYS | DispatchKeySet(K.ADInplaceOrView)
+                assert tls_excluded() == DEFAULT_EXCLUDED | AUTOGRAD_KEYS | DispatchKeySet(K.ADInplaceOrView)
             assert state() == level2
         assert state() == level1
         assert tls_is_dispatch_key_included(K.Python)
@@ -145,13 +146,13 @@ def test_guard_object_can_be_reused() -> None:
     guard = ExcludeDispatchKeyGuard(K.Meta)
     for _ in range(2):
         with guard:
-            assert tls_excluded() == DispatchKeySet(K.Meta)
+            assert tls_excluded() == DEFAULT_EXCLUDED | DispatchKeySet(K.Meta)
         assert state() == DEFAULT_STATE
 
 
 def test_auto_dispatch_below_autograd() -> None:
     with AutoDispatchBelowAutograd():
-        assert tls_excluded() == DispatchKeySet(
+        assert tls_excluded() == DEFAULT_EXCLUDED | DispatchKeySet(
             (K.AutogradOther, K.AutogradCPU, K.AutogradPrivateUse1, K.AutogradMeta)
         )
         for k in AUTOGRAD_KEYS:
@@ -163,7 +164,7 @@ def test_auto_dispatch_below_autograd() -> None:
 
 def test_auto_dispatch_below_ad_inplace_or_view() -> None:
     with AutoDispatchBelowADInplaceOrView():
-        assert tls_excluded() == DispatchKeySet(
+        assert tls_excluded() == DEFAULT_EXCLUDED | DispatchKeySet(
             (K.ADInplaceOrView, K.AutogradOther, K.AutogradCPU, K.AutogradPrivateUse1, K.AutogradMeta)
         )
         assert tls_is_dispatch_key_excluded(K.ADInplaceOrView)
@@ -199,7 +200,8 @@ def test_guard_in_another_thread_is_not_seen_here() -> None:
     finally:
         release.set()
         t.join(timeout=10)
-    assert seen == [(DEFAULT_INCLUDED | DispatchKeySet(K.Python), DispatchKeySet(K.CPU)), DEFAULT_STATE]
+    inside = (DEFAULT_INCLUDED | DispatchKeySet(K.Python), DEFAULT_EXCLUDED | DispatchKeySet(K.CPU))
+    assert seen == [inside, DEFAULT_STATE]
 
 
 def test_concurrent_threads_each_see_their_own_guard() -> None:
@@ -212,10 +214,10 @@ def test_concurrent_threads_each_see_their_own_guard() -> None:
         AutoDispatchBelowADInplaceOrView,
     ]
     expected = [
-        (DEFAULT_INCLUDED | DispatchKeySet(K.Python), EMPTY),
-        (DEFAULT_INCLUDED, DispatchKeySet(K.CPU)),
-        (DEFAULT_INCLUDED, AUTOGRAD_KEYS),
-        (DEFAULT_INCLUDED, AUTOGRAD_KEYS | DispatchKeySet(K.ADInplaceOrView)),
+        (DEFAULT_INCLUDED | DispatchKeySet(K.Python), DEFAULT_EXCLUDED),
+        (DEFAULT_INCLUDED, DEFAULT_EXCLUDED | DispatchKeySet(K.CPU)),
+        (DEFAULT_INCLUDED, DEFAULT_EXCLUDED | AUTOGRAD_KEYS),
+        (DEFAULT_INCLUDED, DEFAULT_EXCLUDED | AUTOGRAD_KEYS | DispatchKeySet(K.ADInplaceOrView)),
     ]
     results: list[list[tuple[DispatchKeySet, DispatchKeySet]]] = [[] for _ in range(n)]
     errors: list[BaseException] = []
@@ -264,7 +266,7 @@ def test_torch_tls_defaults_and_guards_agree() -> None:
     ):
         with torch_guard(), ours():
             theirs = TC._dispatch_tls_local_exclude_set()
-            for k in (K.AutogradOther, K.ADInplaceOrView, K.BackendSelect, K.Python):
+            for k in (K.AutogradOther, K.ADInplaceOrView, K.BackendSelect, K.Python, K.AutocastCPU):
                 assert torch_has(theirs, k) == tls_is_dispatch_key_excluded(k), (ours.__name__, k)
 
 

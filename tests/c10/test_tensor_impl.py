@@ -58,8 +58,8 @@ def view(impl: TensorImpl, sizes: tuple[int, ...], strides: tuple[int, ...], off
 
 def test_cpu_key_set() -> None:
     impl = TensorImpl.empty([2, 3], float32, CPU)
-    assert impl.key_set == DispatchKeySet((K.CPU, K.ADInplaceOrView, K.AutogradCPU))
-    assert list(impl.key_set) == [K.AutogradCPU, K.ADInplaceOrView, K.CPU]
+    assert impl.key_set == DispatchKeySet((K.CPU, K.ADInplaceOrView, K.AutogradCPU, K.AutocastCPU))
+    assert list(impl.key_set) == [K.AutocastCPU, K.AutogradCPU, K.ADInplaceOrView, K.CPU]
     assert impl.device == CPU
 
 
@@ -73,7 +73,8 @@ def test_key_set_for_device() -> None:
     assert key_set_for_device(Device("privateuseone")) == DispatchKeySet(
         (K.PrivateUse1, K.ADInplaceOrView, K.AutogradPrivateUse1)
     )
-    assert key_set_for_device(Device("cpu", 0)) == DispatchKeySet((K.CPU, K.ADInplaceOrView, K.AutogradCPU))
+    cpu_keys = DispatchKeySet((K.CPU, K.ADInplaceOrView, K.AutogradCPU, K.AutocastCPU))
+    assert key_set_for_device(Device("cpu", 0)) == cpu_keys
     assert backend_key_for_device(META) is K.Meta
 
 
@@ -257,7 +258,7 @@ def test_from_numpy_shares_memory_both_ways() -> None:
     t.numpy()[0, 0] = -1.0
     assert a[0, 0] == -1.0
     assert np.shares_memory(t.numpy(), a)
-    assert t.key_set == DispatchKeySet((K.CPU, K.ADInplaceOrView, K.AutogradCPU))
+    assert t.key_set == DispatchKeySet((K.CPU, K.ADInplaceOrView, K.AutogradCPU, K.AutocastCPU))
     assert t.device == CPU
 
 

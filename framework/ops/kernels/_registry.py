@@ -17,7 +17,6 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple, TypeVar
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
@@ -38,6 +37,7 @@ from framework.c10.dtypes import (
     int16,
     int32,
     int64,
+    numpy_finfo,
     uint8,
 )
 from framework.c10.tensor_impl import TensorImpl
@@ -349,7 +349,7 @@ def _limits(d: dtype) -> tuple[float, float]:
     """The lowest and highest finite values of `d` (of its real part); exact for integers."""
     base = d.to_real().numpy_dtype
     if d.is_floating_point or d.is_complex:
-        info = ml_dtypes.finfo(base)
+        info = numpy_finfo(base)
         return float(info.min), float(info.max)
     integral = np.iinfo(base)
     return integral.min, integral.max

@@ -17,12 +17,11 @@ import math
 from collections.abc import Callable
 from typing import Any, Final
 
-import ml_dtypes
 import numpy as np
 
 from framework._tensor import Tensor
 from framework.autograd.grad_mode import no_grad
-from framework.c10.dtypes import bool_, dtype, promote_types, uint8
+from framework.c10.dtypes import bool_, dtype, numpy_finfo, promote_types, uint8
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     TensorMeta,
@@ -151,7 +150,7 @@ def _softshrink_meta(self: Tensor, lambd: Number = 0.5) -> TensorMeta:
     """lambd must lie between 0 and the largest value of the input's dtype."""
     impl = self._impl
     _check_floating("softshrink_check", impl.dtype)
-    value, limit = real_scalar(lambd), float(ml_dtypes.finfo(impl.dtype.numpy_dtype).max)
+    value, limit = real_scalar(lambd), float(numpy_finfo(impl.dtype.numpy_dtype).max)
     if not 0 <= value <= limit:
         raise RuntimeError(
             f"lambda must be in range [0, {limit:g}] for input dtype {impl.dtype.scalar_type_name}, "

@@ -20,12 +20,11 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, complex64, complex128, dtype, float32, float64, int32
+from framework.c10.dtypes import bool_, complex64, complex128, dtype, float32, float64, int32, numpy_finfo
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
@@ -744,7 +743,7 @@ def linalg_matrix_rank_atol_rtol_float(
         rtol = (
             0.0
             if atol is not None and atol > 0
-            else float(ml_dtypes.finfo(values._impl.dtype.numpy_dtype).eps) * max(rows, cols)
+            else float(numpy_finfo(values._impl.dtype.numpy_dtype).eps) * max(rows, cols)
         )
     largest = aten_op("amax.default")(values, [-1], True) if values._impl.numel() else values
     threshold = aten_op("clamp_min.default")(
@@ -988,7 +987,7 @@ def linalg_pinv_atol_rtol_tensor(
     absolute = _tolerance(atol, batch)
     relative = _tolerance(rtol, batch)
     if relative is None:
-        eps = float(ml_dtypes.finfo(magnitude.dtype).eps) * max(m, n)
+        eps = float(numpy_finfo(magnitude.dtype).eps) * max(m, n)
         relative = np.where(absolute > 0, 0.0, eps) if absolute is not None else np.full((*batch, 1), eps)
     largest = magnitude.max(-1, keepdims=True) if magnitude.shape[-1] else magnitude
     threshold = relative * largest

@@ -23,12 +23,11 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, Final
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, int32, int64, promote_types
+from framework.c10.dtypes import bool_, int32, int64, numpy_finfo, promote_types
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
@@ -689,7 +688,7 @@ def linalg_lstsq(
     a = np.broadcast_to(array(self), (*batch, m, n))
     rhs = np.broadcast_to(array(b).reshape(rhs_sizes), (*batch, m, k))
     u, s, vh = np.linalg.svd(a, full_matrices=False)
-    cutoff = float(ml_dtypes.finfo(s.dtype).eps) * max(m, n) if rcond is None or rcond < 0 else rcond
+    cutoff = float(numpy_finfo(s.dtype).eps) * max(m, n) if rcond is None or rcond < 0 else rcond
     largest = s[..., :1] if s.shape[-1] else s
     keep = s > cutoff * largest
     inverted = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(s.dtype)

@@ -14,12 +14,11 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-import ml_dtypes
 import numpy as np
 
 from framework._tensor import Tensor
 from framework.c10 import generator as rng
-from framework.c10.dtypes import bfloat16, bool_, dtype, float16, float32, float64, int64
+from framework.c10.dtypes import bfloat16, bool_, dtype, float16, float32, float64, int64, numpy_finfo
 from framework.ops._iter import Number
 from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
@@ -650,7 +649,7 @@ def rms_norm(
     reduced = d.is_reduced_float
     x = aten_op("_to_copy.default")(input, dtype=float32) if reduced else input
     if eps is None:
-        eps = float(ml_dtypes.finfo(np.float32 if reduced else d.numpy_dtype).eps)  # a complex type's part's
+        eps = float(numpy_finfo(np.float32 if reduced else d.numpy_dtype).eps)  # a complex type's part's
     dims = list(range(leading, len(sizes)))
     mean_square = aten_op("mean.dim")(aten_op("pow.Tensor_Scalar")(x, 2), dims, True)
     scale = aten_op("rsqrt.default")(aten_op("add.Scalar")(mean_square, eps))

@@ -11,18 +11,11 @@ import math
 from collections.abc import Callable
 from typing import Any, Final
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.c10.dtypes import (
-    bool_,
-    complex128,
-    dtype,
-    float64,
-    get_default_dtype,
-)
+from framework.c10.dtypes import bool_, complex128, dtype, float64, get_default_dtype, numpy_finfo
 from framework.ops._iter import Number, broadcast_shapes, number_dtype, result_type
 from framework.ops._python_args import wrapped_number
 from framework.ops.kernels._registry import (
@@ -784,7 +777,7 @@ def _nan_to_num_meta(
 def _replace_non_finite(a: Array, nan: float | None, posinf: float | None, neginf: float | None) -> Array:
     """A real floating array with NaN, +inf and -inf replaced (by 0 and the dtype's largest and
     lowest finite values unless given)."""
-    info = ml_dtypes.finfo(a.dtype)
+    info = numpy_finfo(a.dtype)
     high = info.max if posinf is None else posinf
     low = info.min if neginf is None else neginf
     result: Array = np.where(np.isnan(a), 0.0 if nan is None else nan, np.where(a == np.inf, high, a))

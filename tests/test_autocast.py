@@ -1,0 +1,182 @@
+"""framework.autocast: the AutocastCPU dispatch key, PyTorch's CPU op lists, thread-local state, the
+weight cache and the Python API's warnings and errors (compared with PyTorch where installed)."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import framework
+from framework import bfloat16, float16, float32, float64
+from framework.amp import _policies
+from framework.c10.dispatch_key import DispatchKey
+from framework.c10.local_dispatch_key_set import tls_is_dispatch_key_excluded
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+needs_torch = pytest.mark.skipif(not HAS_TORCH, reason="torch (oracle) not installed")
+
+
+def test_defaults_and_the_dispatch_key() -> None:
+    assert not framework.is_autocast_enabled("cpu") and not framework.is_autocast_enabled()
+    assert framework.get_autocast_dtype("cpu") is bfloat16
+    assert framework.get_autocast_dtype("cuda") is float16
+    assert framework.is_autocast_cache_enabled()
+    assert tls_is_dispatch_key_excluded(DispatchKey.AutocastCPU)
+    assert DispatchKey.AutocastCPU in framework.ones(1)._impl.key_set
+    assert DispatchKey.AutocastCPU not in framework.ones(1, device="meta")._impl.key_set
+    with framework.autocast("cpu"):
+        assert framework.is_autocast_enabled("cpu")
+        assert not tls_is_dispatch_key_excluded(DispatchKey.AutocastCPU)
+    assert tls_is_dispatch_key_excluded(DispatchKey.AutocastCPU)
+
+
+def test_policies() -> None:
+    framework.manual_seed(0)
+    a = framework.randn(3, 4, requires_grad=True)
+    b = framework.randn(4, 5)
+    with framework.autocast("cpu"):
+        c = framework.mm(a, b)
+        assert c.dtype is bfloat16 and c.grad_fn is not None
+        assert [n and n.name() for n, _ in c.grad_fn.next_functions] == ["ToCopyBackward0", None]
+        np.testing.assert_array_equal(
+            c.float().detach().numpy(), (a.detach().bfloat16() @ b.bfloat16()).float().numpy()
+        )
+        assert framework.cat([c, framework.randn(3, 5)]).dtype is float32  # promote
+        assert framework.cat([c, c]).dtype is bfloat16
+        assert framework.nn.functional.mse_loss(c, framework.randn(3, 5)).dtype is float32  # fp32
+        assert c.sum().dtype is bfloat16  # not on a list: runs as given
+        assert framework.mm(a.double(), b.double()).dtype is float64  # float64 is never cast
+        assert framework.mm(framework.randn(3, 4).half(), b).dtype is bfloat16
+        with framework.autocast("cpu", enabled=False):
+            assert framework.mm(a, b).dtype is float32
+        with framework.autocast("cpu", dtype=float16):
+            assert framework.mm(a.detach(), b).dtype is float16
+            # `a`'s cached bfloat16 cast is reused whatever the dtype (as in PyTorch, whose cache is
+            # keyed by the source tensor alone), so mm then sees bfloat16 and float16 operands.
+            with pytest.raises(RuntimeError, match="but got: c10::BFloat16 != c10::Half"):
+                framework.mm(a, b)
+        assert framework.mm(a, b).dtype is bfloat16
+    assert framework.mm(a, b).dtype is float32
+    c.float().sum().backward()
+    assert a.grad is not None and a.grad.dtype is float32
+
+
+def test_linear_layers_train_through_autocast() -> None:
+    framework.manual_seed(0)
+    model = framework.nn.Sequential(framework.nn.Linear(4, 8), framework.nn.ReLU(), framework.nn.Linear(8, 2))
+    x, y = framework.randn(5, 4), framework.randint(0, 2, (5,))
+    with framework.autocast("cpu"):
+        logits = model(x)
+        loss = framework.nn.functional.cross_entropy(logits, y)
+    assert logits.dtype is bfloat16 and loss.dtype is float32
+    loss.backward()
+    assert all(p.grad is not None and p.grad.dtype is float32 for p in model.parameters())
+
+
+def test_weight_cache_lives_until_the_outermost_region_ends() -> None:
+    weight = framework.randn(4, 4, requires_grad=True)
+    x = framework.randn(2, 4)
+    with framework.autocast("cpu"):
+        first = framework.mm(x, weight).grad_fn
+        with framework.autocast("cpu"):
+            second = framework.mm(x, weight).grad_fn
+        third = framework.mm(x, weight).grad_fn
+        assert first is not None and second is not None and third is not None
+        casts = {id(g.next_functions[1][0]) for g in (first, second, third)}
+        assert len(casts) == 1  # one cast of the leaf, reused
+        assert len(_policies_cache()) == 1
+        with framework.autocast("cpu", cache_enabled=False):
+            other = framework.mm(x, weight).grad_fn
+            assert other is not None and id(other.next_functions[1][0]) not in casts
+    assert _policies_cache() == {}
+
+
+def _policies_cache() -> dict[int, object]:
+    from framework.amp import autocast_mode
+
+    return autocast_mode._CACHE
+
+
+def test_decorator_and_threads() -> None:
+    @framework.autocast("cpu")
+    def product(a: framework.Tensor, b: framework.Tensor) -> framework.Tensor:
+        return a @ b
+
+    a = framework.randn(2, 2)
+    assert product(a, a).dtype is bfloat16
+    seen: list[bool] = []
+    with framework.autocast("cpu"):
+        thread = threading.Thread(target=lambda: seen.append(framework.is_autocast_enabled("cpu")))
+        thread.start()
+        thread.join()
+    assert seen == [False]  # per thread, as PyTorch's
+
+
+def test_api_warnings_and_errors() -> None:
+    no_cuda = "CUDA is not available or torch_xla is imported. Disabling autocast."
+    with pytest.warns(UserWarning, match=no_cuda):
+        context = framework.autocast("cuda")
+    with context:
+        assert not framework.is_autocast_enabled("cuda")
+    message = (
+        "In CPU autocast, but the target dtype is not supported. Disabling autocast.\n"
+        "CPU Autocast only supports dtypes of framework.bfloat16, framework.float16 currently."
+    )
+    with pytest.warns(UserWarning) as record:
+        context = framework.autocast("cpu", dtype=float32)
+    assert str(record[0].message) == message
+    with context:
+        assert not framework.is_autocast_enabled("cpu")
+    with pytest.raises(ValueError, match="Expected `device_type` of type `str`"):
+        framework.autocast(framework.device("cpu"))  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError, match="User specified an unsupported autocast device_type 'meta'"):
+        framework.autocast("meta")
+    assert framework.amp.is_autocast_available("cpu") and not framework.amp.is_autocast_available("meta")
+    with pytest.warns(FutureWarning, match=r"`torch.cpu.amp.autocast\(args...\)` is deprecated"):
+        legacy = framework.cpu.amp.autocast()
+    with legacy:
+        assert framework.is_autocast_enabled("cpu")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert framework.get_autocast_cpu_dtype() is bfloat16
+        assert not framework.is_autocast_cpu_enabled()
+    assert [str(w.message) for w in caught] == [
+        "torch.get_autocast_cpu_dtype() is deprecated. Please use torch.get_autocast_dtype('cpu') instead.",
+        "torch.is_autocast_cpu_enabled() is deprecated. Please use torch.is_autocast_enabled('cpu') instead.",
+    ]
+
+
+def test_registered_operators_are_pytorchs_lists_that_framework_defines() -> None:
+    lists = (*_policies.LOWER_PRECISION_FP, *_policies.FP32, *_policies.PROMOTE)
+    assert set(_policies.REGISTERED) <= set(lists)
+    for name in ("mm", "addmm", "linear", "matmul", "conv2d", "mse_loss", "cross_entropy_loss", "cat"):
+        assert name in _policies.REGISTERED
+    table = framework.library.dump_dispatch_table("aten::mm")
+    assert "AutocastCPU" in table
+
+
+@needs_torch
+def test_against_torch() -> None:
+    import torch
+
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(16, 32)
+    ours = framework.nn.Linear(16, 32)
+    ours.weight.data = framework.tensor(layer.weight.detach().numpy())
+    ours.bias.data = framework.tensor(layer.bias.detach().numpy())
+    x = np.random.default_rng(0).standard_normal((8, 16)).astype(np.float32)
+    with torch.autocast("cpu"):
+        theirs_out = torch.relu(layer(torch.tensor(x)))
+        theirs_loss = torch.nn.functional.mse_loss(theirs_out, torch.zeros(8, 32))
+    with framework.autocast("cpu"):
+        ours_out = framework.relu(ours(framework.tensor(x)))
+        ours_loss = framework.nn.functional.mse_loss(ours_out, framework.zeros(8, 32))
+    np.testing.assert_array_equal(ours_out.float().detach().numpy(), theirs_out.float().detach().numpy())
+    assert ours_loss.dtype is float32 and theirs_loss.dtype == torch.float32
+    assert ours_out.grad_fn is not None and theirs_out.grad_fn is not None
+    assert ours_out.grad_fn.name() == theirs_out.grad_fn.name()
+    np.testing.assert_allclose(ours_loss.item(), theirs_loss.item(), rtol=1e-6)
