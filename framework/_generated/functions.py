@@ -10,6 +10,7 @@ _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _adaptive_avg_pool3d = function("_adaptive_avg_pool3d")
 _adaptive_avg_pool3d_backward = function("_adaptive_avg_pool3d_backward")
 _cdist_forward = function("_cdist_forward")
+_dirichlet_grad = function("_dirichlet_grad")
 _embedding_bag = function("_embedding_bag")
 _embedding_bag_backward = function("_embedding_bag_backward")
 _embedding_bag_per_sample_weights_backward = function("_embedding_bag_per_sample_weights_backward")
@@ -28,8 +29,11 @@ _prelu_kernel = function("_prelu_kernel")
 _prelu_kernel_backward = function("_prelu_kernel_backward")
 _reshape_alias = function("_reshape_alias")
 _reshape_copy = function("_reshape_copy")
+_sample_dirichlet = function("_sample_dirichlet")
 _softmax = function("_softmax")
 _softmax_backward_data = function("_softmax_backward_data")
+_standard_gamma = function("_standard_gamma")
+_standard_gamma_grad = function("_standard_gamma_grad")
 _to_copy = function("_to_copy")
 _trilinear = function("_trilinear")
 _unique = function("_unique")
@@ -113,6 +117,7 @@ binary_cross_entropy = function("binary_cross_entropy")
 binary_cross_entropy_backward = function("binary_cross_entropy_backward")
 binary_cross_entropy_with_logits = function("binary_cross_entropy_with_logits")
 bincount = function("bincount")
+binomial = function("binomial")
 bitwise_and = function("bitwise_and")
 bitwise_left_shift = function("bitwise_left_shift")
 bitwise_not = function("bitwise_not")
@@ -609,6 +614,7 @@ __all__ = [
     "_adaptive_avg_pool3d",
     "_adaptive_avg_pool3d_backward",
     "_cdist_forward",
+    "_dirichlet_grad",
     "_embedding_bag",
     "_embedding_bag_backward",
     "_embedding_bag_per_sample_weights_backward",
@@ -627,8 +633,11 @@ __all__ = [
     "_prelu_kernel_backward",
     "_reshape_alias",
     "_reshape_copy",
+    "_sample_dirichlet",
     "_softmax",
     "_softmax_backward_data",
+    "_standard_gamma",
+    "_standard_gamma_grad",
     "_to_copy",
     "_trilinear",
     "_unique",
@@ -712,6 +721,7 @@ __all__ = [
     "binary_cross_entropy_backward",
     "binary_cross_entropy_with_logits",
     "bincount",
+    "binomial",
     "bitwise_and",
     "bitwise_left_shift",
     "bitwise_not",

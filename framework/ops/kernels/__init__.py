@@ -16,6 +16,7 @@ from framework.ops.kernels import nn_misc as nn_misc
 from framework.ops.kernels import nn_more as nn_more
 from framework.ops.kernels import pointwise as pointwise
 from framework.ops.kernels import random as random
+from framework.ops.kernels import random_gamma as random_gamma
 from framework.ops.kernels import reductions as reductions
 from framework.ops.kernels import shapes_more as shapes_more
 from framework.ops.kernels import sorting as sorting
