@@ -54,6 +54,16 @@ def _gen(generator: rng.Generator | None) -> rng.Generator:
     return rng.default_generator() if generator is None else generator
 
 
+def _same_dtype(tensors: tuple[Tensor, ...]) -> None:
+    """PyTorch's iterator refusal of inputs whose dtype differs from the first's."""
+    expected = tensors[0]._impl.dtype
+    for t in tensors[1:]:
+        if t._impl.dtype is not expected:
+            raise RuntimeError(
+                f"Found dtype {t._impl.dtype.scalar_type_name} but expected {expected.scalar_type_name}"
+            )
+
+
 def _float_dtype(t: Tensor, op: str) -> None:
     d = t._impl.dtype
     if d not in (float32, float64):
@@ -164,7 +174,11 @@ def standard_gamma(gen: rng.Generator, alpha: Array) -> F64:
                 continue
             j = int(idx[f])
             value, pos, cache = _retry(
-                stream, int(after_boost[f]), float(previous[f]) if cached[f] else None, d[j : j + 1], c[j : j + 1]
+                stream,
+                int(after_boost[f]),
+                float(previous[f]) if cached[f] else None,
+                d[j : j + 1],
+                c[j : j + 1],
             )
             result[j] = scale[f] * d[j] * value
             i, width = j + 1, max(_WINDOW, 2 * f)
@@ -343,14 +357,12 @@ def binomial_draw(gen: rng.Generator, count: Array, prob: Array) -> Array:
 
 def _check_binomial(count: Tensor, prob: Tensor) -> None:
     for name, t in (("count", count), ("prob", prob)):
-        if not t._impl.dtype.is_floating_point:
+        d = t._impl.dtype
+        if not d.is_floating_point:
             raise ValueError(
-                f"binomial only supports floating-point dtypes for {name}, got: {t._impl.dtype.scalar_type_name}"
+                f"binomial only supports floating-point dtypes for {name}, got: {d.scalar_type_name}"
             )
-    if prob._impl.dtype is not count._impl.dtype:
-        raise RuntimeError(
-            f"Found dtype {prob._impl.dtype.scalar_type_name} but expected {count._impl.dtype.scalar_type_name}"
-        )
+    _same_dtype((count, prob))
     _float_dtype(count, "binomial_cpu")
 
 
@@ -388,6 +400,12 @@ _DIGAMMA_SERIES: Final = (
     -8.33333333333333333333e-3,
     8.33333333333333333333e-2,
 )
+
+
+def _nan_to_zero(values: Array) -> Array:
+    """`values` with NaN replaced by zero (PyTorch's fallback where a series breaks down)."""
+    cleaned: Array = np.where(np.isnan(values), values.dtype.type(0), values)
+    return cleaned
 
 
 def _log(x: Array) -> Array:
@@ -439,10 +457,12 @@ def standard_gamma_grad_values(alpha: F64, x: F64) -> F64:
         gamma_cdf = pow_x_alpha * series1
         gamma_cdf_alpha = (np.log(x) - digamma_one(alpha)) * gamma_cdf - pow_x_alpha * series2
         taylor = -gamma_cdf_alpha / gamma_pdf
-        taylor = np.where(np.isnan(taylor), 0.0, taylor)
+        taylor = _nan_to_zero(taylor)
 
         numer_1 = 1 + 24 * alpha * (1 + 12 * alpha)
-        numer_2 = 1440 * (alpha * alpha) + 6 * x * (53 - 120 * x) - 65 * x * x / alpha + alpha * (107 + 3600 * x)
+        numer_2 = (
+            1440 * (alpha * alpha) + 6 * x * (53 - 120 * x) - 65 * x * x / alpha + alpha * (107 + 3600 * x)
+        )
         saddle_mid = numer_1 * numer_2 / (1244160 * (alpha * alpha) * (alpha * alpha))
         sqrt8a = np.sqrt(8 * alpha)
         term2 = sqrt8a / (alpha - x)
@@ -467,7 +487,16 @@ def standard_gamma_grad_values(alpha: F64, x: F64) -> F64:
 
 _GAMMA_GRAD_COEF: Final = (
     (0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115, 0.10406089, 0.0014179084),
-    (0.53487893, 0.1298071, 0.065735949, -0.0015649758, 0.16639465, 0.020070113, -0.0035938915, -0.00058392623),
+    (
+        0.53487893,
+        0.1298071,
+        0.065735949,
+        -0.0015649758,
+        0.16639465,
+        0.020070113,
+        -0.0035938915,
+        -0.00058392623,
+    ),
     (
         0.040121004,
         -0.0065914022,
@@ -484,11 +513,9 @@ _GAMMA_GRAD_COEF: Final = (
 def _elementwise(op: str, tensors: tuple[Tensor, ...], values: Callable[..., Array]) -> Tensor:
     """`values` of the broadcast arrays of `tensors` (all float32 or all float64, as the first) in a
     new tensor of the first's shape, resized to the broadcast shape as PyTorch's iterator does."""
+    _same_dtype(tensors)
+    _float_dtype(tensors[0], op)
     first = tensors[0]._impl.dtype
-    for t in tensors:
-        _float_dtype(t, op)
-        if t._impl.dtype is not first:
-            raise RuntimeError(f"Found dtype {t._impl.dtype.scalar_type_name} but expected {first.scalar_type_name}")
     sizes = functools.reduce(broadcast_shapes, (t._impl.sizes for t in tensors))
     out = new_tensor(tensors[0]._impl.sizes, first, tensors[0]._impl.device)
     resize_output(out, sizes)
@@ -521,7 +548,7 @@ def _beta_grad_alpha_small(x: Array, alpha: Array, beta: Array) -> Array:
             denom = alpha + dt(i)
             series = series + numer / denom * (factor + dt(1) / denom)
         result = x * (dt(1) - x) ** -beta * series
-    return np.where(np.isnan(result), dt(0), result)
+    return _nan_to_zero(result)
 
 
 def _beta_grad_beta_small(x: Array, alpha: Array, beta: Array) -> Array:
@@ -538,7 +565,7 @@ def _beta_grad_beta_small(x: Array, alpha: Array, beta: Array) -> Array:
             betas = betas * (beta - dt(i))
             series = series + numer / (alpha + dt(i)) * (dbetas + factor * betas)
         result = -((dt(1) - x) ** (dt(1) - beta)) * series
-    return np.where(np.isnan(result), dt(0), result)
+    return _nan_to_zero(result)
 
 
 def _beta_grad_alpha_mid(x: F64, alpha: F64, beta: F64) -> F64:
@@ -550,9 +577,11 @@ def _beta_grad_alpha_mid(x: F64, alpha: F64, beta: F64) -> F64:
         std = np.sqrt(alpha * beta / (total + 1)) / total
         poly = 47 * x * (beta * beta) * (beta * beta) + alpha * (
             (43 + 20 * (16 + 27 * beta) * x) * (beta * beta) * beta
-            + alpha * (
+            + alpha
+            * (
                 3 * (59 + 180 * beta - 90 * x) * (beta * beta)
-                + alpha * ((453 + 1620 * beta * (1 - x) - 455 * x) * beta + alpha * (8 * (1 - x) * (135 * beta - 11)))
+                + alpha
+                * ((453 + 1620 * beta * (1 - x) - 455 * x) * beta + alpha * (8 * (1 - x) * (135 * beta - 11)))
             )
         )
         prefactor_num = (1 + 12 * alpha) * (1 + 12 * beta) / (total * total)
@@ -639,7 +668,9 @@ def dirichlet_grad_values(x: Array, alpha: Array, total: Array) -> Array:
                 cp, cq = _DIRICHLET_COEF[0, i, j], _DIRICHLET_COEF[1, i, j]
                 p = p + ua * (cp[0] + b * (cp[1] + b * (cp[2] + b * cp[3])))
                 q = q + ua * (cq[0] + b * (cq[1] + b * (cq[2] + b * cq[3])))
-        digammas = (digamma_one(total64.astype(x.dtype)) - digamma_one(alpha64.astype(x.dtype))).astype(np.float64)
+        digammas = (digamma_one(total64.astype(x.dtype)) - digamma_one(alpha64.astype(x.dtype))).astype(
+            np.float64
+        )
         rational = p / q * (x64 * digammas / beta64)
     result = np.where(
         (x <= 0.5) & (boundary < 2.5),
