@@ -27,6 +27,7 @@ from framework.distributions.inverse_gamma import InverseGamma
 from framework.distributions.kl import kl_divergence, register_kl
 from framework.distributions.kumaraswamy import Kumaraswamy
 from framework.distributions.laplace import Laplace
+from framework.distributions.lkj_cholesky import LKJCholesky
 from framework.distributions.log_normal import LogNormal
 from framework.distributions.logistic_normal import LogisticNormal
 from framework.distributions.lowrank_multivariate_normal import LowRankMultivariateNormal
@@ -65,6 +66,7 @@ __all__ = [
     "Independent",
     "InverseGamma",
     "Kumaraswamy",
+    "LKJCholesky",
     "Laplace",
     "LogNormal",
     "LogisticNormal",

@@ -454,3 +454,33 @@ def test_binomial_kl_refuses_larger_q_count() -> None:
         p, q = D.Binomial(3, probs=0.5), D.Binomial(5, probs=0.5)
     with pytest.raises(NotImplementedError, match=r"q\.total_count > p\.total_count is not implemented"):
         D.kl_divergence(p, q)
+
+
+def test_lkj_cholesky() -> None:
+    d = D.LKJCholesky(2, framework.tensor([1.0, 3.0], dtype=framework.float64))
+    assert d.batch_shape == (2,) and d.event_shape == (2, 2)
+    framework.manual_seed(5)
+    draws = d.sample((4000,))
+    assert bool(D.constraints.corr_cholesky.check(draws).all())
+    r = draws.numpy()[..., 1, 0]
+    # the correlation of LKJ(2, eta) has density proportional to (1 - r^2)^(eta - 1): E[r^2] = 1 / (2 eta + 1)
+    np.testing.assert_allclose((r**2).mean(0), [1 / 3, 1 / 7], rtol=0.05)
+    assert d.expand((3, 2)).sample().shape == (3, 2, 2, 2)
+    with pytest.raises(
+        ValueError, match=re.escape("Expected dim to be an integer greater than or equal to 2. Found dim=1.")
+    ):
+        D.LKJCholesky(1)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_lkj_cholesky_matches_torch(dtype: str) -> None:
+    torch = pytest.importorskip("torch")
+    conc = [0.5, 2.0]
+    td = torch.distributions.LKJCholesky(4, torch.tensor(conc, dtype=getattr(torch, dtype)))
+    fd = D.LKJCholesky(4, framework.tensor(conc, dtype=getattr(framework, dtype)))
+    torch.manual_seed(6)
+    framework.manual_seed(6)
+    t_sample, f_sample = td.sample((3,)), fd.sample((3,))
+    tol = {"rtol": 1e-5, "atol": 1e-6} if dtype == "float32" else {"rtol": 1e-12, "atol": 1e-14}
+    np.testing.assert_allclose(f_sample.numpy(), t_sample.numpy(), **tol)
+    np.testing.assert_allclose(fd.log_prob(f_sample).numpy(), td.log_prob(t_sample).numpy(), **tol)
