@@ -1,7 +1,8 @@
-"""Top-level odds and ends of PyTorch's namespace: `typename`, `is_inference`, `detach`/`detach_`,
-the deprecated `range` and `set_default_tensor_type`, `asarray`, `frombuffer`, `from_dlpack`,
-and process settings (`set_float32_matmul_precision`, `set_warn_always`, `set_anomaly_enabled`,
-interop threads, `set_flush_denormal`, `compiled_with_cxx11_abi`).
+"""Top-level odds and ends of PyTorch's namespace: `gradient`, `typename`, `is_inference`,
+`detach`/`detach_`, the deprecated `range` and `set_default_tensor_type`, `asarray`,
+`frombuffer`, `from_dlpack`, and process settings (`set_float32_matmul_precision`,
+`set_warn_always`, `set_anomaly_enabled`, interop threads, `set_flush_denormal`,
+`compiled_with_cxx11_abi`).
 
 Settings that only steer PyTorch's own kernels are recorded and reported back: every matmul here
 is NumPy's (float32 precision "highest" whatever is set), there are no inter-op thread pools, and
@@ -15,11 +16,20 @@ import builtins
 import itertools
 import math
 import warnings
+from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
 
-from framework._tensor import Tensor, from_numpy, set_warn_always_flag, warn_always_enabled, warn_once
+from framework._generated.functions import cat
+from framework._tensor import (
+    Tensor,
+    from_numpy,
+    set_warn_always_flag,
+    warn_always_enabled,
+    warn_once,
+    wrap_dim,
+)
 from framework._tensor_new import tensor as _new_tensor
 from framework._tensor_type import LEGACY_TYPES, _LegacyTensorType
 from framework.autograd.anomaly_mode import (
@@ -42,6 +52,7 @@ __all__ = [
     "get_device",
     "get_float32_matmul_precision",
     "get_num_interop_threads",
+    "gradient",
     "is_anomaly_check_nan_enabled",
     "is_anomaly_enabled",
     "is_inference",
@@ -100,6 +111,118 @@ def get_device(input: Tensor) -> builtins.int:
     return input.get_device()
 
 
+# ---- gradient -----------------------------------------------------------------------------------
+
+
+def _gradient_dims(input: Tensor, dim: builtins.int | Sequence[builtins.int] | None) -> list[builtins.int]:
+    ndim = input.dim()
+    if dim is None:
+        return list(builtins.range(ndim))
+    dims = [wrap_dim(d, ndim) for d in ([dim] if isinstance(dim, builtins.int) else dim)]
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
+
+
+def _along(t: Tensor, d: builtins.int, start: builtins.int, stop: builtins.int | None = None) -> Tensor:
+    """`t[start:stop]` along dimension `d` (negative bounds count from the end)."""
+    size = t.shape[d]
+    begin = start % size if start < 0 else start
+    end = size if stop is None else stop % size if stop < 0 else stop
+    return t.narrow(d, begin, end - begin)
+
+
+def _uniform_gradient(x: Tensor, d: builtins.int, h: complex, edge_order: builtins.int) -> Tensor:
+    """The gradient along `d` for samples `h` apart: central differences inside, one-sided ones
+    (first or second order) at both ends."""
+    center = (_along(x, d, 2) - _along(x, d, 0, -2)) / h
+    if edge_order == 1:
+        prepend = (_along(x, d, 1, 2) - _along(x, d, 0, 1)) / h
+        append = (_along(x, d, -1) - _along(x, d, -2, -1)) / h
+    else:
+        prepend = (_along(x, d, 0, 1) * -1.5 + _along(x, d, 1, 2) * 2 - _along(x, d, 2, 3) * 0.5) / h
+        append = (_along(x, d, -3, -2) * 0.5 + _along(x, d, -2, -1) * -2 + _along(x, d, -1) * 1.5) / h
+    return cat([prepend, center / 2, append], d)
+
+
+def _coordinate_gradient(x: Tensor, d: builtins.int, coordinates: Tensor, edge_order: builtins.int) -> Tensor:
+    """The gradient along `d` for samples at `coordinates` (second-order accurate inside)."""
+    shape = [1] * x.dim()
+    shape[d] = -1
+    dx = coordinates.diff()
+    dx1 = dx.narrow(0, 0, dx.shape[0] - 1)
+    dx2 = dx.narrow(0, 1, dx.shape[0] - 1)
+    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+    center = a * _along(x, d, 0, -2) + b * _along(x, d, 1, -1) + c * _along(x, d, 2)
+    first, second, last, before_last = dx[0], dx[1], dx[-1], dx[-2]
+    if edge_order == 1:
+        prepend = (_along(x, d, 1, 2) - _along(x, d, 0, 1)) / first
+        append = (_along(x, d, -1) - _along(x, d, -2, -1)) / last
+    else:
+        a0 = -(2.0 * first + second) / (first * (first + second))
+        b0 = (first + second) / (first * second)
+        c0 = (-first) / (second * (first + second))
+        prepend = a0 * _along(x, d, 0, 1) + b0 * _along(x, d, 1, 2) + c0 * _along(x, d, 2, 3)
+        a1 = last / (before_last * (last + before_last))
+        b1 = -(last + before_last) / (last * before_last)
+        c1 = (2 * last + before_last) / (last * (last + before_last))
+        append = a1 * _along(x, d, -3, -2) + b1 * _along(x, d, -2, -1) + c1 * _along(x, d, -1)
+    return cat([prepend, center, append], d)
+
+
+def gradient(
+    input: Tensor,
+    *,
+    spacing: complex | Tensor | Sequence[complex] | Sequence[Tensor] = 1,
+    dim: builtins.int | Sequence[builtins.int] | None = None,
+    edge_order: builtins.int = 1,
+) -> tuple[Tensor, ...]:
+    """Estimate the gradient of the function sampled by `input` along each dimension of `dim`
+    (all by default) with second-order accurate central differences inside and first- or
+    second-order (`edge_order`) one-sided differences at the boundaries. `spacing`: one distance
+    between samples for every dimension, one per dimension, or the sample coordinates of each
+    dimension (1-D tensors). Built from differentiable operators, so gradients flow through it."""
+    entries: list[Any]
+    if isinstance(spacing, (list, tuple)):
+        entries = list(spacing)
+        num_dim = input.dim() if dim is None else 1 if isinstance(dim, builtins.int) else len(dim)
+        if len(entries) != num_dim:
+            if dim is None:
+                raise RuntimeError(
+                    "torch.gradient expected spacing to be unspecified, a scalar, or a list of length "
+                    f"equal to 'self.dim() = {input.dim()}', since dim argument was not given, but got "
+                    f"a list of length {len(entries)}"
+                )
+            raise RuntimeError(
+                "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                f"arguments to have the same length, but got a spacing argument of length {len(entries)} "
+                f"and a dim argument of length {num_dim}."
+            )
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = _gradient_dims(input, dim)
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    if not isinstance(spacing, (list, tuple)):
+        entries = [spacing.item() if isinstance(spacing, Tensor) else spacing] * len(dims)
+    results = []
+    for d, h in zip(dims, entries, strict=True):
+        if isinstance(h, Tensor):
+            if h.dim() != 1:
+                raise RuntimeError(
+                    "torch.gradient expected each element of spacing to have one dimension, but got an "
+                    f"element with {h.dim()} dimensions!"
+                )
+            results.append(_coordinate_gradient(input, d, h, edge_order))
+        else:
+            results.append(_uniform_gradient(input, d, h, edge_order))
+    return tuple(results)
+
+
 # ---- deprecated ---------------------------------------------------------------------------------
 
 
@@ -134,7 +257,7 @@ def range(
     target = dtype or (out.dtype if out is not None else get_default_dtype())
     count = math.floor((end - start) / step) + 1
     compute = np.float64 if target.is_floating_point or target.is_complex else np.int64
-    values = (start + step * np.arange(count, dtype=compute)).astype(target.numpy_dtype)
+    values = np.add(start, np.multiply(step, np.arange(count, dtype=compute))).astype(target.numpy_dtype)
     result = _new_tensor(values, dtype=target, device=device, requires_grad=requires_grad)
     if out is None:
         return result

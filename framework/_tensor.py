@@ -696,7 +696,7 @@ class Tensor(TensorMethods):
         warn_typed_storage_removal()
         return TypedStorage(wrap_storage=self.untyped_storage(), dtype=self._impl.dtype, _internal=True)
 
-    def storage_type(self) -> type[Any]:
+    def storage_type(self) -> builtins.type[Any]:
         """The legacy storage type of this tensor's dtype (`framework.FloatStorage`, ...)."""
         return legacy_storage(self._impl.dtype)
 
@@ -718,9 +718,9 @@ class Tensor(TensorMethods):
                 "Creating a Tensor subclass from a class that does not inherit from Tensor is not "
                 "possible. Make sure your class inherits from Tensor."
             )
-        from framework.ops import aten
+        from framework.ops.kernels._registry import aten_op
 
-        alias: Tensor = aten.alias.default(self)
+        alias: Tensor = aten_op("alias.default")(self)
         result = cls.__new__(cls)
         result._impl = alias._impl
         return result

@@ -19,7 +19,6 @@ from framework.c10.dtypes import (
     bool_,
     complex64,
     complex128,
-    dtype,
     float16,
     float32,
     float64,
@@ -30,6 +29,7 @@ from framework.c10.dtypes import (
     int64,
     uint8,
 )
+from framework.c10.dtypes import dtype as _dtype
 from framework.c10.storage import UntypedStorage
 
 __all__ = ["LEGACY_STORAGES", "TypedStorage", "legacy_storage"]
@@ -61,24 +61,25 @@ class TypedStorage:
         self,
         data: int | Sequence[Any] = 0,
         *,
-        dtype: dtype | None = None,
+        dtype: _dtype | None = None,
         device: Device | str | None = None,
         wrap_storage: UntypedStorage | None = None,
         _internal: bool = False,
     ) -> None:
         if not _internal:
             warn_typed_storage_removal()
-        self.dtype: dtype = get_default_dtype() if dtype is None else dtype
+        self.dtype: _dtype = get_default_dtype() if dtype is None else dtype
         if wrap_storage is not None:
             self._untyped_storage = wrap_storage
             return
         if device is not None and str(device) != "cpu":
             raise RuntimeError(f"TypedStorage: only CPU storages can be made here, got device {device}")
-        values = None if isinstance(data, int) else np.asarray(data, dtype=self.dtype.numpy_dtype)
-        count = data if values is None else values.size
-        self._untyped_storage = UntypedStorage(int(count) * self.dtype.itemsize)
-        if values is not None:
-            self._elements()[:] = values.reshape(-1)
+        if isinstance(data, int):
+            self._untyped_storage = UntypedStorage(data * self.dtype.itemsize)
+            return
+        values = np.asarray(data, dtype=self.dtype.numpy_dtype).reshape(-1)
+        self._untyped_storage = UntypedStorage(values.size * self.dtype.itemsize)
+        self._elements()[:] = values
 
     def _elements(self) -> npt.NDArray[Any]:
         return self._untyped_storage._bytes().view(self.dtype.numpy_dtype)
@@ -162,7 +163,7 @@ class _LegacyStorageType(type):
     """The metaclass of the legacy storage types: calling one makes a `TypedStorage` of its
     dtype; `isinstance` checks a storage's dtype."""
 
-    dtype: dtype
+    dtype: _dtype
 
     def __instancecheck__(cls, instance: object) -> bool:
         return isinstance(instance, TypedStorage) and instance.dtype is cls.dtype
@@ -174,7 +175,7 @@ class _LegacyStorageType(type):
         return f"<class 'framework.{cls.__name__}'>"
 
 
-def _legacy_storage(d: dtype) -> _LegacyStorageType:
+def _legacy_storage(d: _dtype) -> _LegacyStorageType:
     return _LegacyStorageType(f"{d.scalar_type_name}Storage", (), {"dtype": d, "__module__": "framework"})
 
 
@@ -188,6 +189,6 @@ LEGACY_STORAGES: Final = {
 """The legacy storage types by name: `FloatStorage`, `LongStorage`, ..."""
 
 
-def legacy_storage(d: dtype) -> _LegacyStorageType:
+def legacy_storage(d: _dtype) -> _LegacyStorageType:
     """The legacy storage type of dtype `d` (`Tensor.storage_type()`)."""
     return LEGACY_STORAGES[f"{d.scalar_type_name}Storage"]

@@ -490,6 +490,8 @@ replication_pad2d_backward = function("replication_pad2d_backward")
 replication_pad3d = function("replication_pad3d")
 replication_pad3d_backward = function("replication_pad3d_backward")
 reshape = function("reshape")
+resize_ = function("resize_")
+resize_as_ = function("resize_as_")
 rms_norm = function("rms_norm")
 roll = function("roll")
 rot90 = function("rot90")
@@ -1113,6 +1115,8 @@ __all__ = [
     "replication_pad3d",
     "replication_pad3d_backward",
     "reshape",
+    "resize_",
+    "resize_as_",
     "rms_norm",
     "roll",
     "rot90",

@@ -6,9 +6,11 @@ from typing import Any, overload
 
 from framework._generated import return_types
 from framework._tensor import Tensor
+from framework._typed_storage import TypedStorage
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype
 from framework.c10.generator import Generator
+from framework.c10.storage import UntypedStorage
 from framework.types import Number
 
 def _adaptive_avg_pool2d(input: Tensor, output_size: Sequence[int] | int) -> Tensor: ...
@@ -768,6 +770,8 @@ def replication_pad2d_backward(grad_output: Tensor, input: Tensor, padding: Sequ
 def replication_pad3d(input: Tensor, padding: Sequence[int] | int) -> Tensor: ...
 def replication_pad3d_backward(grad_output: Tensor, input: Tensor, padding: Sequence[int] | int) -> Tensor: ...
 def reshape(input: Tensor, shape: Sequence[int]) -> Tensor: ...
+def resize_(input: Tensor, size: Sequence[int], *, memory_format: MemoryFormat | None = ...) -> Tensor: ...
+def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: MemoryFormat | None = ...) -> Tensor: ...
 def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | None = ..., eps: float | None = ...) -> Tensor: ...
 def roll(input: Tensor, shifts: Sequence[int] | int, dims: Sequence[int] | int = ..., *, out: Tensor | None = None) -> Tensor: ...
 def rot90(input: Tensor, k: int = ..., dims: Sequence[int] = ..., *, out: Tensor | None = None) -> Tensor: ...
@@ -1492,6 +1496,8 @@ __all__ = [
     "replication_pad3d",
     "replication_pad3d_backward",
     "reshape",
+    "resize_",
+    "resize_as_",
     "rms_norm",
     "roll",
     "rot90",

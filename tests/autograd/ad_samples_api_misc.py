@@ -1,7 +1,8 @@
 """Sample inputs of the misc top-level and Tensor API entries of derivatives.yaml: the `*_copy`
-operators (gradients as their view operators'), `narrow_copy`, `detach_copy`, `fill` and
-`nonzero_static`. One non-contiguous input per family is enough: the view kernels are tested
-with their own entries."""
+operators (gradients as their view operators'), `narrow_copy`, `detach_copy`, `fill`,
+`nonzero_static`, `resize_`/`resize_as_` (int64 inputs: PyTorch refuses to resize a tensor that
+requires grad) and the `set_` overloads (no derivative, as in PyTorch). One non-contiguous input
+per family is enough: the view kernels are tested with their own entries."""
 
 from __future__ import annotations
 
@@ -42,6 +43,14 @@ def _squeezable() -> Callable[[], list[Sample]]:
     return lambda: [Sample((_rand(2, 1, 3),))]
 
 
+def _set_storage() -> list[Sample]:
+    return [Sample((_rand(2), _rand(6).untyped_storage()))]
+
+
+def _set_storage_offset() -> list[Sample]:
+    return [Sample((_rand(2), _rand(6).untyped_storage(), 1, [2, 2], [1, 2]))]
+
+
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "view_copy": _transposed([12]),
     "permute_copy": _one([2, 0, 1]),
@@ -68,6 +77,13 @@ SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "fill.Tensor": _fill_tensor,
     "fill_.Tensor": _fill_tensor,
     "nonzero_static": lambda: [Sample((_rand(2, 3),), {"size": 4})],
+    "resize_": lambda: [Sample((framework.arange(6), [2, 2]), desc="int64: no grad to refuse")],
+    "resize_as_": lambda: [Sample((framework.arange(3), framework.zeros(2, 3, dtype=framework.int64)))],
+    "set_.source_Storage": _set_storage,
+    "set_.source_Storage_storage_offset": _set_storage_offset,
+    "set_.source_Tensor": lambda: [Sample((_rand(2), _rand(3, 4).t()))],
+    "set_.source_Tensor_storage_offset": lambda: [Sample((_rand(2), _rand(6), 2, [2, 2]))],
+    "set_": lambda: [Sample((_rand(2),))],
 }
 
 NO_GRADGRAD: dict[str, str] = {}

@@ -272,6 +272,8 @@ def _to_torch(value: Any) -> Any:
         return t.requires_grad_() if value.requires_grad else t
     if isinstance(value, framework.dtype):
         return getattr(torch, value.name)
+    if isinstance(value, framework.UntypedStorage):
+        return torch.frombuffer(bytearray(value.tolist()), dtype=torch.uint8).untyped_storage()
     if isinstance(value, framework.MemoryFormat):
         return getattr(torch, value.name)
     if isinstance(value, (list, tuple)):

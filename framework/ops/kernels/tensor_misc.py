@@ -1,7 +1,6 @@
 """Kernels of the `*_copy` operators (each a view operator's result copied out, contiguous, as
-PyTorch's functionalization uses them), `dropout_`, `adjoint`, `nonzero_static`,
-`empty_permuted`, `fill`, and the storage operators `resize_`, `resize_as_`, `set_` and
-`is_set_to`."""
+PyTorch's functionalization uses them), `dropout_`, `adjoint`, `fill`, `nonzero_static`,
+`empty_permuted`, and the storage operators `resize_`, `resize_as_`, `set_` and `is_set_to`."""
 
 from __future__ import annotations
 
@@ -12,11 +11,14 @@ import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor, warn_once
+from framework._typed_storage import TypedStorage
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype as _dtype
 from framework.c10.dtypes import int64
+from framework.c10.storage import StorageImpl, UntypedStorage, get_cpu_allocator, get_meta_allocator
 from framework.c10.tensor_impl import contiguous_strides
 from framework.ops.kernels._registry import (
+    CPP_TYPE_NAMES,
     array,
     aten_op,
     is_meta,
@@ -25,7 +27,7 @@ from framework.ops.kernels._registry import (
     register_variants,
 )
 from framework.ops.kernels.nn_more import _dropout_impl
-from framework.ops.kernels.views import _write_out
+from framework.ops.kernels.views import _write_out, format_strides, suggest_memory_format
 
 _CONTIGUOUS = MemoryFormat.contiguous_format
 
@@ -224,4 +226,113 @@ def empty_permuted(
 def empty_permuted_out(size: Sequence[int], physical_layout: Sequence[int], *, out: Tensor) -> Tensor:
     return _write_out(
         out, empty_permuted(size, physical_layout, dtype=out._impl.dtype, device=out._impl.device)
+    )
+
+
+# ---- resize_, resize_as_, set_, is_set_to -------------------------------------------------------
+
+
+@kernel("resize_")
+def resize_(self: Tensor, size: Sequence[int], *, memory_format: MemoryFormat | None = None) -> Tensor:
+    """Give `self` the sizes `size` with contiguous (or `memory_format`) strides, growing its
+    storage if it is too small (refused for storage that is not resizable, e.g. NumPy's memory)."""
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    impl = self._impl
+    sizes = tuple(size)
+    if sizes == impl.sizes and memory_format is None:
+        return self
+    if memory_format is MemoryFormat.preserve_format:
+        raise RuntimeError("Unsupported memory formatPreserve")
+    impl.resize_(sizes)
+    if memory_format is not None and memory_format is not _CONTIGUOUS:
+        impl.set_geometry(sizes, format_strides(sizes, memory_format), impl.storage_offset)
+    return self
+
+
+@kernel("resize_as_")
+def resize_as_(self: Tensor, the_template: Tensor, *, memory_format: MemoryFormat | None = None) -> Tensor:
+    """`resize_` to the sizes of `the_template` (preserve_format: the format its strides suggest)."""
+    if memory_format is MemoryFormat.preserve_format:
+        memory_format = suggest_memory_format(the_template._impl)
+    result: Tensor = aten_op("resize_.default")(
+        self, list(the_template._impl.sizes), memory_format=memory_format
+    )
+    return result
+
+
+def _source_storage(self: Tensor, source: Tensor | UntypedStorage | TypedStorage) -> StorageImpl:
+    """The storage `set_` points `self` at, with PyTorch's dtype and device checks."""
+    impl = self._impl
+    if isinstance(source, Tensor):
+        if source._impl.dtype is not impl.dtype:
+            raise RuntimeError(
+                f"Could not set tensor of type {CPP_TYPE_NAMES[source._impl.dtype]} to a tensor of type "
+                f"{CPP_TYPE_NAMES[impl.dtype]}"
+            )
+        storage = source._impl.storage
+    elif isinstance(source, TypedStorage) and source.dtype is not impl.dtype:
+        raise RuntimeError(
+            f"Expected a Storage of type {CPP_TYPE_NAMES[impl.dtype]} or an UntypedStorage, but got "
+            f"type {source.dtype.scalar_type_name} for argument 1 'storage'"
+        )
+    else:
+        storage = (source if isinstance(source, UntypedStorage) else source.untyped())._impl
+    if storage.device != impl.device:
+        raise RuntimeError(
+            f'Attempted to set the storage of a tensor on device "{impl.device}" to a storage on '
+            f'different device "{storage.device}".  This is no longer allowed; the devices must match.'
+        )
+    return storage
+
+
+@kernel("set_")
+def set_(
+    self: Tensor,
+    source: Tensor | UntypedStorage | TypedStorage | None = None,
+    storage_offset: int | None = None,
+    size: Sequence[int] = (),
+    stride: Sequence[int] = (),
+) -> Tensor:
+    """Make `self` view `source`'s storage: with `source`'s geometry (a tensor), all of it as a
+    1-D tensor (a storage), or the given offset, sizes and strides (contiguous when `stride` is
+    empty), growing the storage if they need more; no source: a new empty storage."""
+    impl = self._impl
+    if source is None:
+        storage = StorageImpl(0, get_meta_allocator() if is_meta(impl.device) else get_cpu_allocator())
+        geometry: tuple[tuple[int, ...], tuple[int, ...], int] = ((0,), (1,), 0)
+    else:
+        storage = _source_storage(self, source)
+        if storage_offset is not None:
+            sizes = tuple(size)
+            strides = tuple(stride) if stride else contiguous_strides(sizes)
+            if len(strides) != len(sizes):
+                raise RuntimeError(f"unequal size length ({len(sizes)}) and stride length ({len(strides)})")
+            if storage_offset < 0:
+                raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
+            geometry = (sizes, strides, storage_offset)
+        elif isinstance(source, Tensor):
+            s = source._impl
+            geometry = (s.sizes, s.strides, s.storage_offset)
+        else:
+            geometry = ((storage.nbytes // impl.dtype.itemsize,), (1,), 0)
+    sizes, strides, offset = geometry
+    if 0 not in sizes:
+        extent = offset + 1 + sum((n - 1) * st for n, st in zip(sizes, strides, strict=True))
+        if extent * impl.dtype.itemsize > storage.nbytes:
+            storage.resize_(extent * impl.dtype.itemsize)
+    impl.storage = storage
+    impl.set_geometry(sizes, strides, offset)
+    return self
+
+
+@kernel("is_set_to")
+def is_set_to(self: Tensor, tensor: Tensor) -> bool:
+    """Whether `self` and `tensor` view the same storage with the same offset, sizes and strides."""
+    a, b = self._impl, tensor._impl
+    return (
+        a.storage is b.storage
+        and a.storage_offset == b.storage_offset
+        and a.sizes == b.sizes
+        and a.strides == b.strides
     )
