@@ -7,7 +7,6 @@ dtype: indexing, `tolist`, `size()` count elements, and writes go to the tensor'
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
@@ -34,21 +33,18 @@ from framework.c10.storage import UntypedStorage
 
 __all__ = ["LEGACY_STORAGES", "TypedStorage", "legacy_storage"]
 
-_WARNED: list[bool] = []
-
 
 def warn_typed_storage_removal() -> None:
-    """PyTorch's deprecation warning for typed storages, given once per process."""
-    if not _WARNED:
-        _WARNED.append(True)
-        warnings.warn(
-            "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
-            "the only storage class. This should only matter to you if you are using storages "
-            "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of "
-            "tensor.storage()",
-            UserWarning,
-            stacklevel=3,
-        )
+    """PyTorch's deprecation warning for typed storages, given once per process (every time under
+    `set_warn_always(True)`)."""
+    from framework._tensor import warn_once
+
+    warn_once(
+        "TypedStorage",
+        "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the "
+        "only storage class. This should only matter to you if you are using storages directly.  To "
+        "access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
+    )
 
 
 class TypedStorage:
