@@ -22,6 +22,7 @@ from typing import Any, Final
 import numpy as np
 
 from framework._generated.functions import cat
+from framework._global_state import get_num_threads
 from framework._tensor import (
     Tensor,
     from_numpy,
@@ -319,8 +320,6 @@ def is_warn_always_enabled() -> builtins.bool:
 
 def get_num_interop_threads() -> builtins.int:
     """The number of inter-op threads: the CPUs available, unless `set_num_interop_threads` set it."""
-    from framework._global_state import get_num_threads
-
     n = _State.interop_threads
     return get_num_threads() if n is None else n
 
