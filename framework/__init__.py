@@ -6,6 +6,30 @@ import framework.ops._api_runtime
 import framework.ops._native
 from framework import _builtin_fallbacks as _builtin_fallbacks
 from framework import ops as ops
+from framework._api_misc import (
+    asarray,
+    compiled_with_cxx11_abi,
+    detach,
+    detach_,
+    from_dlpack,
+    frombuffer,
+    get_device,
+    get_float32_matmul_precision,
+    get_num_interop_threads,
+    gradient,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    is_inference,
+    is_warn_always_enabled,
+    range,
+    set_anomaly_enabled,
+    set_default_tensor_type,
+    set_float32_matmul_precision,
+    set_flush_denormal,
+    set_num_interop_threads,
+    set_warn_always,
+    typename,
+)
 from framework._generated.functions import *  # noqa: F403
 from framework._global_state import (
     are_deterministic_algorithms_enabled,
@@ -26,6 +50,8 @@ from framework._tensor import Tensor, from_numpy, is_tensor, numel
 from framework._tensor_new import as_tensor, tensor
 from framework._tensor_str import get_printoptions, printoptions, set_printoptions
 from framework._type_info import finfo, iinfo
+from framework._typed_storage import LEGACY_STORAGES as _LEGACY_STORAGES
+from framework._typed_storage import TypedStorage
 from framework._unique_api import unique, unique_consecutive
 from framework.autograd import (
     enable_grad,
@@ -126,6 +152,18 @@ DoubleTensor = _LEGACY_TYPES["DoubleTensor"]
 ComplexFloatTensor = _LEGACY_TYPES["ComplexFloatTensor"]
 ComplexDoubleTensor = _LEGACY_TYPES["ComplexDoubleTensor"]
 
+BoolStorage = _LEGACY_STORAGES["BoolStorage"]
+ByteStorage = _LEGACY_STORAGES["ByteStorage"]
+CharStorage = _LEGACY_STORAGES["CharStorage"]
+ShortStorage = _LEGACY_STORAGES["ShortStorage"]
+IntStorage = _LEGACY_STORAGES["IntStorage"]
+LongStorage = _LEGACY_STORAGES["LongStorage"]
+HalfStorage = _LEGACY_STORAGES["HalfStorage"]
+FloatStorage = _LEGACY_STORAGES["FloatStorage"]
+DoubleStorage = _LEGACY_STORAGES["DoubleStorage"]
+ComplexFloatStorage = _LEGACY_STORAGES["ComplexFloatStorage"]
+ComplexDoubleStorage = _LEGACY_STORAGES["ComplexDoubleStorage"]
+
 cfloat = complex64
 cdouble = complex128
 half = float16
@@ -136,27 +174,40 @@ int = int32
 long = int64
 
 __all__ = [
+    "BoolStorage",
     "BoolTensor",
+    "ByteStorage",
     "ByteTensor",
+    "CharStorage",
     "CharTensor",
+    "ComplexDoubleStorage",
     "ComplexDoubleTensor",
+    "ComplexFloatStorage",
     "ComplexFloatTensor",
+    "DoubleStorage",
     "DoubleTensor",
+    "FloatStorage",
     "FloatTensor",
     "Generator",
+    "HalfStorage",
     "HalfTensor",
+    "IntStorage",
     "IntTensor",
     "Layout",
     "Library",
+    "LongStorage",
     "LongTensor",
     "MemoryFormat",
+    "ShortStorage",
     "ShortTensor",
     "Size",
     "Tensor",
+    "TypedStorage",
     "UntypedStorage",
     "__version__",
     "are_deterministic_algorithms_enabled",
     "as_tensor",
+    "asarray",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
@@ -173,11 +224,14 @@ __all__ = [
     "cfloat",
     "chain_matmul",
     "channels_last",
+    "compiled_with_cxx11_abi",
     "complex64",
     "complex128",
     "contiguous_format",
     "cuda",
     "default_generator",
+    "detach",
+    "detach_",
     "device",
     "distributions",
     "double",
@@ -189,13 +243,19 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "from_dlpack",
     "from_numpy",
+    "frombuffer",
     "func",
     "get_default_device",
     "get_default_dtype",
+    "get_device",
+    "get_float32_matmul_precision",
+    "get_num_interop_threads",
     "get_num_threads",
     "get_printoptions",
     "get_rng_state",
+    "gradient",
     "half",
     "iinfo",
     "inference_mode",
@@ -205,14 +265,18 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_complex",
     "is_deterministic_algorithms_warn_only_enabled",
     "is_floating_point",
     "is_grad_enabled",
+    "is_inference",
     "is_inference_mode_enabled",
     "is_nonzero",
     "is_storage",
     "is_tensor",
+    "is_warn_always_enabled",
     "linalg",
     "load",
     "long",
@@ -227,21 +291,29 @@ __all__ = [
     "preserve_format",
     "printoptions",
     "promote_types",
+    "range",
     "result_type",
     "save",
     "seed",
+    "set_anomaly_enabled",
     "set_default_device",
     "set_default_dtype",
+    "set_default_tensor_type",
+    "set_float32_matmul_precision",
+    "set_flush_denormal",
     "set_grad_enabled",
+    "set_num_interop_threads",
     "set_num_threads",
     "set_printoptions",
     "set_rng_state",
+    "set_warn_always",
     "short",
     "special",
     "strided",
     "tensor",
     "tensordot",
     "testing",
+    "typename",
     "uint8",
     "unique",
     "unique_consecutive",

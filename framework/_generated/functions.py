@@ -64,7 +64,9 @@ addmm = function("addmm")
 addmv = function("addmv")
 addmv_ = function("addmv_")
 addr = function("addr")
+adjoint = function("adjoint")
 alias = function("alias")
+alias_copy = function("alias_copy")
 all = function("all")
 allclose = function("allclose")
 alpha_dropout = function("alpha_dropout")
@@ -93,6 +95,7 @@ argsort = function("argsort")
 argwhere = function("argwhere")
 as_strided = function("as_strided")
 as_strided_ = function("as_strided_")
+as_strided_copy = function("as_strided_copy")
 as_strided_scatter = function("as_strided_scatter")
 asin = function("asin")
 asin_ = function("asin_")
@@ -182,10 +185,12 @@ cumulative_trapezoid = function("cumulative_trapezoid")
 deg2rad = function("deg2rad")
 deg2rad_ = function("deg2rad_")
 det = function("det")
+detach_copy = function("detach_copy")
 diag = function("diag")
 diag_embed = function("diag_embed")
 diagflat = function("diagflat")
 diagonal = function("diagonal")
+diagonal_copy = function("diagonal_copy")
 diagonal_scatter = function("diagonal_scatter")
 diff = function("diff")
 digamma = function("digamma")
@@ -194,6 +199,7 @@ div = function("div")
 divide = function("divide")
 dot = function("dot")
 dropout = function("dropout")
+dropout_ = function("dropout_")
 dsplit = function("dsplit")
 dstack = function("dstack")
 elu = function("elu")
@@ -204,6 +210,7 @@ embedding_bag = function("embedding_bag")
 embedding_dense_backward = function("embedding_dense_backward")
 empty = function("empty")
 empty_like = function("empty_like")
+empty_permuted = function("empty_permuted")
 empty_strided = function("empty_strided")
 eq = function("eq")
 equal = function("equal")
@@ -216,6 +223,7 @@ exp = function("exp")
 exp2 = function("exp2")
 exp2_ = function("exp2_")
 exp_ = function("exp_")
+expand_copy = function("expand_copy")
 expm1 = function("expm1")
 expm1_ = function("expm1_")
 eye = function("eye")
@@ -223,6 +231,7 @@ feature_alpha_dropout = function("feature_alpha_dropout")
 feature_alpha_dropout_ = function("feature_alpha_dropout_")
 feature_dropout = function("feature_dropout")
 feature_dropout_ = function("feature_dropout_")
+fill = function("fill")
 fill_ = function("fill_")
 fix = function("fix")
 fix_ = function("fix_")
@@ -405,6 +414,7 @@ nanmedian = function("nanmedian")
 nanquantile = function("nanquantile")
 nansum = function("nansum")
 narrow = function("narrow")
+narrow_copy = function("narrow_copy")
 native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
 native_dropout = function("native_dropout")
@@ -424,6 +434,7 @@ nll_loss_backward = function("nll_loss_backward")
 nll_loss_forward = function("nll_loss_forward")
 nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
+nonzero_static = function("nonzero_static")
 norm = function("norm")
 norm_except_dim = function("norm_except_dim")
 normal = function("normal")
@@ -437,6 +448,7 @@ outer = function("outer")
 pairwise_distance = function("pairwise_distance")
 pdist = function("pdist")
 permute = function("permute")
+permute_copy = function("permute_copy")
 pinverse = function("pinverse")
 pixel_shuffle = function("pixel_shuffle")
 pixel_unshuffle = function("pixel_unshuffle")
@@ -483,6 +495,8 @@ replication_pad2d_backward = function("replication_pad2d_backward")
 replication_pad3d = function("replication_pad3d")
 replication_pad3d_backward = function("replication_pad3d_backward")
 reshape = function("reshape")
+resize_ = function("resize_")
+resize_as_ = function("resize_as_")
 rms_norm = function("rms_norm")
 roll = function("roll")
 rot90 = function("rot90")
@@ -503,6 +517,7 @@ scatter_add = function("scatter_add")
 scatter_reduce = function("scatter_reduce")
 searchsorted = function("searchsorted")
 select = function("select")
+select_copy = function("select_copy")
 select_scatter = function("select_scatter")
 selu = function("selu")
 selu_ = function("selu_")
@@ -522,6 +537,7 @@ sinc_ = function("sinc_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+slice_copy = function("slice_copy")
 slice_scatter = function("slice_scatter")
 slogdet = function("slogdet")
 smooth_l1_loss = function("smooth_l1_loss")
@@ -535,12 +551,15 @@ softshrink = function("softshrink")
 softshrink_backward = function("softshrink_backward")
 sort = function("sort")
 split = function("split")
+split_copy = function("split_copy")
 split_with_sizes = function("split_with_sizes")
+split_with_sizes_copy = function("split_with_sizes_copy")
 sqrt = function("sqrt")
 sqrt_ = function("sqrt_")
 square = function("square")
 square_ = function("square_")
 squeeze = function("squeeze")
+squeeze_copy = function("squeeze_copy")
 stack = function("stack")
 std = function("std")
 std_mean = function("std_mean")
@@ -551,6 +570,7 @@ svd = function("svd")
 swapaxes = function("swapaxes")
 swapdims = function("swapdims")
 t = function("t")
+t_copy = function("t_copy")
 take = function("take")
 take_along_dim = function("take_along_dim")
 tan = function("tan")
@@ -565,6 +585,7 @@ tile = function("tile")
 topk = function("topk")
 trace = function("trace")
 transpose = function("transpose")
+transpose_copy = function("transpose_copy")
 trapezoid = function("trapezoid")
 trapz = function("trapz")
 triangular_solve = function("triangular_solve")
@@ -577,14 +598,17 @@ true_divide = function("true_divide")
 trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
+unbind_copy = function("unbind_copy")
 unflatten = function("unflatten")
 unfold_backward = function("unfold_backward")
+unfold_copy = function("unfold_copy")
 unique_dim = function("unique_dim")
 unique_dim_consecutive = function("unique_dim_consecutive")
 unsafe_chunk = function("unsafe_chunk")
 unsafe_split = function("unsafe_split")
 unsafe_split_with_sizes = function("unsafe_split_with_sizes")
 unsqueeze = function("unsqueeze")
+unsqueeze_copy = function("unsqueeze_copy")
 upsample_bilinear2d = function("upsample_bilinear2d")
 upsample_bilinear2d_backward = function("upsample_bilinear2d_backward")
 upsample_linear1d = function("upsample_linear1d")
@@ -599,6 +623,8 @@ var_mean = function("var_mean")
 vdot = function("vdot")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
+view_as_real_copy = function("view_as_real_copy")
+view_copy = function("view_copy")
 vsplit = function("vsplit")
 vstack = function("vstack")
 where = function("where")
@@ -668,7 +694,9 @@ __all__ = [
     "addmv",
     "addmv_",
     "addr",
+    "adjoint",
     "alias",
+    "alias_copy",
     "all",
     "allclose",
     "alpha_dropout",
@@ -697,6 +725,7 @@ __all__ = [
     "argwhere",
     "as_strided",
     "as_strided_",
+    "as_strided_copy",
     "as_strided_scatter",
     "asin",
     "asin_",
@@ -786,10 +815,12 @@ __all__ = [
     "deg2rad",
     "deg2rad_",
     "det",
+    "detach_copy",
     "diag",
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_copy",
     "diagonal_scatter",
     "diff",
     "digamma",
@@ -798,6 +829,7 @@ __all__ = [
     "divide",
     "dot",
     "dropout",
+    "dropout_",
     "dsplit",
     "dstack",
     "elu",
@@ -808,6 +840,7 @@ __all__ = [
     "embedding_dense_backward",
     "empty",
     "empty_like",
+    "empty_permuted",
     "empty_strided",
     "eq",
     "equal",
@@ -820,6 +853,7 @@ __all__ = [
     "exp2",
     "exp2_",
     "exp_",
+    "expand_copy",
     "expm1",
     "expm1_",
     "eye",
@@ -827,6 +861,7 @@ __all__ = [
     "feature_alpha_dropout_",
     "feature_dropout",
     "feature_dropout_",
+    "fill",
     "fill_",
     "fix",
     "fix_",
@@ -1009,6 +1044,7 @@ __all__ = [
     "nanquantile",
     "nansum",
     "narrow",
+    "narrow_copy",
     "native_batch_norm",
     "native_batch_norm_backward",
     "native_dropout",
@@ -1028,6 +1064,7 @@ __all__ = [
     "nll_loss_forward",
     "nll_loss_nd",
     "nonzero",
+    "nonzero_static",
     "norm",
     "norm_except_dim",
     "normal",
@@ -1041,6 +1078,7 @@ __all__ = [
     "pairwise_distance",
     "pdist",
     "permute",
+    "permute_copy",
     "pinverse",
     "pixel_shuffle",
     "pixel_unshuffle",
@@ -1087,6 +1125,8 @@ __all__ = [
     "replication_pad3d",
     "replication_pad3d_backward",
     "reshape",
+    "resize_",
+    "resize_as_",
     "rms_norm",
     "roll",
     "rot90",
@@ -1107,6 +1147,7 @@ __all__ = [
     "scatter_reduce",
     "searchsorted",
     "select",
+    "select_copy",
     "select_scatter",
     "selu",
     "selu_",
@@ -1126,6 +1167,7 @@ __all__ = [
     "sinh",
     "sinh_",
     "slice",
+    "slice_copy",
     "slice_scatter",
     "slogdet",
     "smooth_l1_loss",
@@ -1139,12 +1181,15 @@ __all__ = [
     "softshrink_backward",
     "sort",
     "split",
+    "split_copy",
     "split_with_sizes",
+    "split_with_sizes_copy",
     "sqrt",
     "sqrt_",
     "square",
     "square_",
     "squeeze",
+    "squeeze_copy",
     "stack",
     "std",
     "std_mean",
@@ -1155,6 +1200,7 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "t",
+    "t_copy",
     "take",
     "take_along_dim",
     "tan",
@@ -1169,6 +1215,7 @@ __all__ = [
     "topk",
     "trace",
     "transpose",
+    "transpose_copy",
     "trapezoid",
     "trapz",
     "triangular_solve",
@@ -1181,14 +1228,17 @@ __all__ = [
     "trunc",
     "trunc_",
     "unbind",
+    "unbind_copy",
     "unflatten",
     "unfold_backward",
+    "unfold_copy",
     "unique_dim",
     "unique_dim_consecutive",
     "unsafe_chunk",
     "unsafe_split",
     "unsafe_split_with_sizes",
     "unsqueeze",
+    "unsqueeze_copy",
     "upsample_bilinear2d",
     "upsample_bilinear2d_backward",
     "upsample_linear1d",
@@ -1203,6 +1253,8 @@ __all__ = [
     "vdot",
     "view_as_complex",
     "view_as_real",
+    "view_as_real_copy",
+    "view_copy",
     "vsplit",
     "vstack",
     "where",

@@ -10,6 +10,7 @@ from typing import Any
 
 import ad_samples_activation
 import ad_samples_gamma
+import ad_samples_api_misc
 import ad_samples_indexing
 import ad_samples_linalg
 import ad_samples_linalg_more
@@ -57,6 +58,7 @@ MODULES = (
     ad_samples_utils,
     ad_samples_special,
     ad_samples_gamma,
+    ad_samples_api_misc,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
@@ -272,6 +274,8 @@ def _to_torch(value: Any) -> Any:
         return t.requires_grad_() if value.requires_grad else t
     if isinstance(value, framework.dtype):
         return getattr(torch, value.name)
+    if isinstance(value, framework.UntypedStorage):
+        return torch.frombuffer(bytearray(value.tolist()), dtype=torch.uint8).untyped_storage()
     if isinstance(value, framework.MemoryFormat):
         return getattr(torch, value.name)
     if isinstance(value, (list, tuple)):

@@ -66,6 +66,16 @@ class DType:
         return "T"
 
 
+class Storage:
+    """The untyped storage of a sample tensor (of the dtype under test), as a Storage argument."""
+
+    def __init__(self, tensor: Tensor) -> None:
+        self.tensor = tensor
+
+    def describe(self) -> str:
+        return f"storage({self.tensor.describe()})"
+
+
 _IMAGE: Final = (1, 2, 4, 4)
 _POOLED: Final = (1, 2, 2, 2)
 _CONV_WEIGHT: Final = (3, 2, 2, 2)
@@ -628,6 +638,14 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
         (op, "bins"): [2, 2, 2]
         for op in ("histogramdd", "_histogramdd_bin_edges", "_histogramdd_from_bin_cts")
     },
+    # misc top-level and Tensor API
+    ("unfold_copy", "dimension"): 1,
+    ("unfold_copy", "size"): 2,
+    ("unfold_copy", "step"): 1,
+    ("empty_permuted", "physical_layout"): [1, 0],
+    ("set_", "storage_offset"): 1,
+    ("set_", "size"): [2, 2],
+    ("set_", "source"): Storage(Tensor((2, 3))),
 }
 
 
@@ -707,7 +725,7 @@ def describe(args: list[Any], kwargs: dict[str, Any]) -> str:
     """The sample arguments as text (the dtype under test shows as "T")."""
 
     def one(v: Any) -> str:
-        if isinstance(v, (Tensor, DType)):
+        if isinstance(v, (Tensor, DType, Storage)):
             return v.describe()
         if isinstance(v, list):
             return f"[{', '.join(one(x) for x in v)}]"
@@ -731,6 +749,8 @@ def _materialize(value: Any, lib: ModuleType, dtype: str) -> Any:
         return lib.tensor(value.array(dtype))
     if isinstance(value, DType):
         return getattr(lib, dtype)
+    if isinstance(value, Storage):
+        return lib.tensor(value.tensor.array(dtype)).untyped_storage()
     if isinstance(value, list):
         return [_materialize(v, lib, dtype) for v in value]
     if isinstance(value, dict):
