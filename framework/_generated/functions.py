@@ -60,6 +60,8 @@ addmm = function("addmm")
 addmv = function("addmv")
 addmv_ = function("addmv_")
 addr = function("addr")
+affine_grid_generator = function("affine_grid_generator")
+affine_grid_generator_backward = function("affine_grid_generator_backward")
 alias = function("alias")
 all = function("all")
 allclose = function("allclose")
@@ -250,6 +252,11 @@ glu = function("glu")
 glu_backward = function("glu_backward")
 greater = function("greater")
 greater_equal = function("greater_equal")
+grid_sampler = function("grid_sampler")
+grid_sampler_2d = function("grid_sampler_2d")
+grid_sampler_2d_backward = function("grid_sampler_2d_backward")
+grid_sampler_3d = function("grid_sampler_3d")
+grid_sampler_3d_backward = function("grid_sampler_3d_backward")
 group_norm = function("group_norm")
 gt = function("gt")
 hamming_window = function("hamming_window")
@@ -659,6 +666,8 @@ __all__ = [
     "addmv",
     "addmv_",
     "addr",
+    "affine_grid_generator",
+    "affine_grid_generator_backward",
     "alias",
     "all",
     "allclose",
@@ -849,6 +858,11 @@ __all__ = [
     "glu_backward",
     "greater",
     "greater_equal",
+    "grid_sampler",
+    "grid_sampler_2d",
+    "grid_sampler_2d_backward",
+    "grid_sampler_3d",
+    "grid_sampler_3d_backward",
     "group_norm",
     "gt",
     "hamming_window",
