@@ -10,6 +10,8 @@ _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _adaptive_avg_pool3d = function("_adaptive_avg_pool3d")
 _adaptive_avg_pool3d_backward = function("_adaptive_avg_pool3d_backward")
 _cdist_forward = function("_cdist_forward")
+_ctc_loss = function("_ctc_loss")
+_ctc_loss_backward = function("_ctc_loss_backward")
 _embedding_bag = function("_embedding_bag")
 _embedding_bag_backward = function("_embedding_bag_backward")
 _embedding_bag_per_sample_weights_backward = function("_embedding_bag_per_sample_weights_backward")
@@ -171,6 +173,7 @@ count_nonzero = function("count_nonzero")
 cov = function("cov")
 cross = function("cross")
 cross_entropy_loss = function("cross_entropy_loss")
+ctc_loss = function("ctc_loss")
 cummax = function("cummax")
 cummin = function("cummin")
 cumprod = function("cumprod")
@@ -236,6 +239,10 @@ fmin = function("fmin")
 fmod = function("fmod")
 frac = function("frac")
 frac_ = function("frac_")
+fractional_max_pool2d = function("fractional_max_pool2d")
+fractional_max_pool2d_backward = function("fractional_max_pool2d_backward")
+fractional_max_pool3d = function("fractional_max_pool3d")
+fractional_max_pool3d_backward = function("fractional_max_pool3d_backward")
 frexp = function("frexp")
 frobenius_norm = function("frobenius_norm")
 full = function("full")
@@ -409,6 +416,7 @@ nansum = function("nansum")
 narrow = function("narrow")
 native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
+native_channel_shuffle = function("native_channel_shuffle")
 native_dropout = function("native_dropout")
 native_dropout_backward = function("native_dropout_backward")
 native_group_norm = function("native_group_norm")
@@ -616,6 +624,8 @@ __all__ = [
     "_adaptive_avg_pool3d",
     "_adaptive_avg_pool3d_backward",
     "_cdist_forward",
+    "_ctc_loss",
+    "_ctc_loss_backward",
     "_embedding_bag",
     "_embedding_bag_backward",
     "_embedding_bag_per_sample_weights_backward",
@@ -777,6 +787,7 @@ __all__ = [
     "cov",
     "cross",
     "cross_entropy_loss",
+    "ctc_loss",
     "cummax",
     "cummin",
     "cumprod",
@@ -842,6 +853,10 @@ __all__ = [
     "fmod",
     "frac",
     "frac_",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_backward",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_backward",
     "frexp",
     "frobenius_norm",
     "full",
@@ -1015,6 +1030,7 @@ __all__ = [
     "narrow",
     "native_batch_norm",
     "native_batch_norm_backward",
+    "native_channel_shuffle",
     "native_dropout",
     "native_dropout_backward",
     "native_group_norm",

@@ -21,14 +21,24 @@ import numpy as np
 
 from framework._tensor import Tensor
 from framework.c10.device import Device
+from framework.c10.dtypes import bool_, float32, float64, int32, int64
 from framework.ops.kernels._registry import (
     array,
     aten_op,
     int_list,
     kernel,
+    not_implemented,
+    same_device,
 )
 from framework.ops.kernels.linalg import Array, IntList, Sizes
-from framework.ops.kernels.nn import _check_floating, _emit, _emit_many, _opmath
+from framework.ops.kernels.nn import (
+    _check_floating,
+    _emit,
+    _emit_many,
+    _legacy_type,
+    _opmath,
+    scatter_to_planes,
+)
 
 # ---- grid_sampler_2d / grid_sampler_3d ------------------------------------------------------------
 
@@ -460,3 +470,533 @@ def affine_grid_generator_backward(grad: Tensor, size: IntList, align_corners: b
     theta: Tensor = aten_op("bmm.default")(aten_op("transpose.int")(flat, 1, 2), grads)
     result: Tensor = aten_op("transpose.int")(theta, 1, 2)
     return result
+
+
+# ---- _ctc_loss ------------------------------------------------------------------------------------
+
+_CTC_CHECK: Final = "(while checking arguments for ctc_loss_allocate_outputs)"
+
+
+class _CtcProblem:
+    """The checked arguments of _ctc_loss and its backward: per batch element the input and
+    target lengths and the extended label sequence l' (blank, l1, blank, l2, ..., blank) padded to
+    2 * max target length + 1, with where l'[s] may be reached from l'[s - 2] (two different
+    labels around a blank)."""
+
+    def __init__(
+        self, log_probs: Tensor, targets: Tensor, input_lengths: IntList, target_lengths: IntList, blank: int
+    ) -> None:
+        lp, tg = log_probs._impl, targets._impl
+        if lp.dtype not in (float32, float64):
+            raise not_implemented("ctc_loss_cpu", lp.dtype)
+        if tg.dtype not in (int64, int32):
+            raise RuntimeError(
+                "Expected tensor for argument #2 'targets' to have scalar type Int; but got "
+                f"{_legacy_type(tg.dtype)} instead {_CTC_CHECK}"
+            )
+        if lp.dim() != 3:
+            raise RuntimeError(
+                f"Expected 3-dimensional tensor, but got {lp.dim()}-dimensional tensor for argument #1 "
+                f"'log_probs' {_CTC_CHECK}"
+            )
+        if not 1 <= tg.dim() <= 2:
+            raise RuntimeError(
+                f"Expected 1 to 2 dimensions, but got {tg.dim()}-dimensional tensor for argument #2 "
+                f"'targets' {_CTC_CHECK}"
+            )
+        steps, batch, labels = lp.sizes
+        if not 0 <= blank < labels:
+            raise RuntimeError("blank must be in label range")
+        inputs, lengths = int_list(input_lengths), int_list(target_lengths)
+        if len(inputs) != batch:
+            raise RuntimeError("input_lengths must be of size batch_size")
+        if len(lengths) != batch:
+            raise RuntimeError("target_lengths must be of size batch_size")
+        for length in lengths:
+            if length < 0:
+                raise RuntimeError(
+                    f"Expected target_lengths to have value at least 0, but got value {length} {_CTC_CHECK}"
+                )
+        longest = max(lengths, default=0)
+        expected = sum(lengths) if tg.dim() == 1 else batch
+        if tg.sizes[0] != expected:
+            raise RuntimeError(
+                f"Expected tensor to have size {expected} at dimension 0, but got size {tg.sizes[0]} for "
+                f"argument #2 'targets' {_CTC_CHECK}"
+            )
+        if tg.dim() == 2 and tg.sizes[1] < longest:
+            raise RuntimeError(
+                f"Expected tensor to have size at least {longest} at dimension 1, but got size {tg.sizes[1]} "
+                f"for argument #2 'targets' {_CTC_CHECK}"
+            )
+        for length in inputs:
+            if length < 0:
+                raise RuntimeError(
+                    f"Expected input_lengths to have value at least 0, but got value {length} {_CTC_CHECK}"
+                )
+            if length > steps:
+                raise RuntimeError(
+                    f"Expected input_lengths to have value at most {steps}, but got value {length} "
+                    + _CTC_CHECK
+                )
+        self.device = same_device("_ctc_loss", (log_probs, targets))
+        self.dtype = lp.dtype
+        self.sizes = lp.sizes
+        self.blank = blank
+        self.inputs = np.array(inputs, np.int64)
+        self.lengths = np.array(lengths, np.int64)
+        self.positions = 2 * longest + 1
+        self.targets = targets
+
+    def extended(self) -> tuple[Array, Array]:
+        """l' (B, S) and whether each position may also be reached from two positions back."""
+        batch, labels = self.sizes[1], self.sizes[2]
+        longest = (self.positions - 1) // 2
+        values = array(self.targets).astype(np.int64)
+        if values.ndim == 1:
+            starts = np.concatenate(([0], np.cumsum(self.lengths)[:-1]))
+            picks = np.minimum(starts[:, None] + np.arange(longest), max(values.shape[0] - 1, 0))
+            padded = values[picks] if values.size else np.zeros((batch, longest), np.int64)
+        else:
+            padded = values[:, :longest]
+        real = np.arange(longest) < self.lengths[:, None]
+        bad = real & ((padded < 0) | (padded >= labels))
+        if bad.any():
+            raise RuntimeError(
+                f"ctc_loss(): expected target labels in [0, {labels}), but got {padded[bad][0]}"
+            )
+        prime = np.full((batch, self.positions), self.blank, np.int64)
+        prime[:, 1::2] = np.where(real, padded, self.blank)
+        skip = np.zeros(prime.shape, np.bool_)
+        skip[:, 2:] = prime[:, 2:] != prime[:, :-2]
+        return prime, skip
+
+    def valid(self) -> Array:
+        """(B, S): the positions 0 .. 2 * target length of each batch element."""
+        return np.arange(self.positions) < (2 * self.lengths + 1)[:, None]
+
+
+def _logsumexp(*terms: Array) -> Array:
+    """log(sum(exp(terms))) elementwise, with PyTorch's handling of all -inf (-inf)."""
+    top = np.maximum.reduce(terms)
+    shift = np.where(np.isneginf(top), 0.0, top)
+    with np.errstate(divide="ignore"):
+        result: Array = np.log(sum(np.exp(t - shift) for t in terms)) + shift
+    return result
+
+
+def _shifted(values: Array, by: int) -> Array:
+    """`values` (B, S) moved `by` positions along S (towards higher s for by > 0), -inf filled."""
+    out = np.full_like(values, -np.inf)
+    if by > 0:
+        out[:, by:] = values[:, :-by]
+    else:
+        out[:, :by] = values[:, -by:]
+    return out
+
+
+def _ctc_forward(problem: _CtcProblem, log_probs: Array) -> tuple[Array, Array]:
+    """The negative log-likelihoods (B,) and log alpha (B, T, S) of the CTC forward recursion."""
+    steps, batch, _ = log_probs.shape
+    prime, skip = problem.extended()
+    valid = problem.valid()
+    rows = np.arange(batch)[:, None]
+    alpha = np.full((batch, steps, problem.positions), -np.inf)
+    if steps:
+        first = np.full((batch, problem.positions), -np.inf)
+        first[:, 0] = log_probs[0, np.arange(batch), problem.blank]
+        first[:, 1:2] = np.where(problem.lengths[:, None] > 0, log_probs[0, rows, prime[:, 1:2]], -np.inf)
+        alpha[:, 0] = np.where((problem.inputs > 0)[:, None], first, -np.inf)
+    for t in range(1, steps):
+        previous = alpha[:, t - 1]
+        total = _logsumexp(previous, _shifted(previous, 1), np.where(skip, _shifted(previous, 2), -np.inf))
+        alpha[:, t] = np.where(
+            valid & (t < problem.inputs)[:, None], total + log_probs[t, rows, prime], -np.inf
+        )
+    last = alpha[np.arange(batch), np.maximum(problem.inputs - 1, 0)]
+    end = 2 * problem.lengths
+    ends = last[np.arange(batch), end]
+    before = np.where(problem.lengths > 0, last[np.arange(batch), np.maximum(end - 1, 0)], -np.inf)
+    nll = -_logsumexp(ends, before)
+    empty = problem.inputs == 0
+    nll[empty] = np.where(problem.lengths[empty] == 0, -0.0, np.inf)
+    return nll, alpha
+
+
+def _ctc_backward(
+    problem: _CtcProblem, log_probs: Array, grad: Array, nll: Array, alpha: Array, zero_infinity: bool
+) -> Array:
+    """The gradient (T, B, C) of _ctc_loss by log_probs as PyTorch's: exp(log_probs) minus the
+    posterior of each label at each step (through the beta recursion), times grad; zero beyond each
+    input length and, with zero_infinity, for infinite losses."""
+    steps, batch, labels = log_probs.shape
+    prime, skip = problem.extended()
+    valid = problem.valid()
+    rows = np.arange(batch)[:, None]
+    ahead = np.zeros(skip.shape, np.bool_)
+    ahead[:, :-2] = skip[:, 2:]
+    beta = np.full((batch, steps, problem.positions), -np.inf)
+    end = 2 * problem.lengths
+    for t in range(steps - 1, -1, -1):
+        at_end = np.equal(problem.inputs - 1, t)[:, None]
+        following = beta[:, t + 1] if t + 1 < steps else np.full((batch, problem.positions), -np.inf)
+        total = _logsumexp(
+            following, _shifted(following, -1), np.where(ahead, _shifted(following, -2), -np.inf)
+        )
+        last = (np.arange(problem.positions) == end[:, None]) | (
+            (np.arange(problem.positions) == (end - 1)[:, None]) & (problem.lengths > 0)[:, None]
+        )
+        start = np.where(last, 0.0, -np.inf)
+        beta[:, t] = np.where(
+            valid & (t < problem.inputs)[:, None],
+            np.where(at_end, start, total) + log_probs[t, rows, prime],
+            -np.inf,
+        )
+    both = alpha + beta
+    top = both.max(axis=2, keepdims=True)
+    shift = np.where(np.isneginf(top), 0.0, top)
+    cells = (np.arange(batch)[:, None, None] * steps + np.arange(steps)[None, :, None]) * labels + prime[
+        :, None, :
+    ]
+    sums = np.bincount(cells.ravel(), np.exp(both - shift).ravel(), minlength=batch * steps * labels)
+    with np.errstate(divide="ignore"):
+        posterior_log = np.log(sums.reshape(batch, steps, labels)) + shift
+    lp = log_probs.transpose(1, 0, 2)
+    with np.errstate(over="ignore", invalid="ignore"):
+        result = (np.exp(lp) - np.exp(posterior_log + nll[:, None, None] - lp)) * grad[:, None, None]
+    keep = np.arange(steps)[None, :] < problem.inputs[:, None]
+    if zero_infinity:
+        keep &= ~np.isposinf(nll)[:, None]
+    return np.where(keep[:, :, None], result, 0.0).transpose(1, 0, 2)
+
+
+@kernel("_ctc_loss")
+def _ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: IntList,
+    target_lengths: IntList,
+    blank: int = 0,
+    zero_infinity: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """The CTC negative log-likelihood (B,) of each target sequence given (T, B, C) log-probabilities,
+    and the log alpha (B, T, 2 * max target length + 1) of its forward recursion (-inf where unused)."""
+    problem = _CtcProblem(log_probs, targets, input_lengths, target_lengths, blank)
+    steps, batch, _ = problem.sizes
+
+    def values() -> tuple[Array, Array]:
+        return _ctc_forward(problem, array(log_probs).astype(np.float64))
+
+    specs = [((batch,), problem.dtype), ((batch, steps, problem.positions), problem.dtype)]
+    nll, alpha = _emit_many(specs, problem.device, values)
+    return nll, alpha
+
+
+@kernel("_ctc_loss_backward")
+def _ctc_loss_backward(
+    grad: Tensor,
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: IntList,
+    target_lengths: IntList,
+    neg_log_likelihood: Tensor,
+    log_alpha: Tensor,
+    blank: int,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """_ctc_loss's gradient by log_probs (PyTorch's: it includes exp(log_probs), which the
+    log_softmax producing log_probs cancels)."""
+    problem = _CtcProblem(log_probs, targets, input_lengths, target_lengths, blank)
+
+    def values() -> Array:
+        return _ctc_backward(
+            problem,
+            array(log_probs).astype(np.float64),
+            np.broadcast_to(array(grad).astype(np.float64), (problem.sizes[1],)),
+            array(neg_log_likelihood).astype(np.float64),
+            array(log_alpha).astype(np.float64),
+            zero_infinity,
+        )
+
+    return _emit(problem.sizes, problem.dtype, problem.device, values)
+
+
+def _length_list(name: str, lengths: Tensor) -> list[int]:
+    """Integer lengths given as a tensor, as a list."""
+    d = lengths._impl.dtype
+    if d.is_floating_point or d.is_complex or d is bool_:
+        raise RuntimeError(f"{name} must be integral")
+    return [int(v) for v in array(lengths).reshape(-1)]
+
+
+@kernel("_ctc_loss_Tensor")
+def _ctc_loss_tensor(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Tensor,
+    target_lengths: Tensor,
+    blank: int = 0,
+    zero_infinity: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """_ctc_loss with the lengths given as integer tensors."""
+    return _ctc_loss(
+        log_probs,
+        targets,
+        _length_list("input_lengths", input_lengths),
+        _length_list("target_lengths", target_lengths),
+        blank,
+        zero_infinity,
+    )
+
+
+@kernel("_ctc_loss_backward_Tensor")
+def _ctc_loss_backward_tensor(
+    grad: Tensor,
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Tensor,
+    target_lengths: Tensor,
+    neg_log_likelihood: Tensor,
+    log_alpha: Tensor,
+    blank: int,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """_ctc_loss_backward with the lengths given as integer tensors."""
+    return _ctc_loss_backward(
+        grad,
+        log_probs,
+        targets,
+        _length_list("input_lengths", input_lengths),
+        _length_list("target_lengths", target_lengths),
+        neg_log_likelihood,
+        log_alpha,
+        blank,
+        zero_infinity,
+    )
+
+
+_REDUCTION_MEAN: Final = 1
+_REDUCTION_SUM: Final = 2
+
+
+@kernel("ctc_loss_IntList")
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: IntList,
+    target_lengths: IntList,
+    blank: int = 0,
+    reduction: int = _REDUCTION_MEAN,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """The CTC loss of (T, B, C) or unbatched (T, C) log-probabilities: _ctc_loss's (infinite
+    ones zeroed with zero_infinity), kept, summed, or divided by the target lengths (at least 1)
+    and averaged."""
+    batched = log_probs._impl.dim() == 3
+    lp = log_probs if batched else aten_op("unsqueeze.default")(log_probs, 1)
+    long_targets = (
+        aten_op("_to_copy.default")(targets, dtype=int64) if targets._impl.dtype is not int64 else targets
+    )
+    res: Tensor = aten_op("_ctc_loss.default")(
+        lp, long_targets, input_lengths, target_lengths, blank, zero_infinity
+    )[0]
+    if zero_infinity:
+        zero = aten_op("zeros.default")([], dtype=res.dtype, device=res.device)
+        res = aten_op("where.self")(aten_op("eq.Scalar")(res, math.inf), zero, res)
+    if reduction == _REDUCTION_MEAN:
+        counts = int_list(target_lengths)
+        lengths = _emit((len(counts),), res.dtype, res.device, lambda: np.maximum(counts, 1))
+        mean: Tensor = aten_op("mean.default")(aten_op("div.Tensor")(res, lengths))
+        return mean
+    if reduction == _REDUCTION_SUM:
+        total: Tensor = aten_op("sum.default")(res)
+        return total
+    return res if batched else aten_op("squeeze.dim")(res, 0)
+
+
+@kernel("ctc_loss_Tensor")
+def ctc_loss_tensor(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Tensor,
+    target_lengths: Tensor,
+    blank: int = 0,
+    reduction: int = _REDUCTION_MEAN,
+    zero_infinity: bool = False,
+) -> Tensor:
+    """ctc_loss with the lengths given as integer tensors."""
+    return ctc_loss(
+        log_probs,
+        targets,
+        _length_list("input_lengths", input_lengths),
+        _length_list("target_lengths", target_lengths),
+        blank,
+        reduction,
+        zero_infinity,
+    )
+
+
+# ---- fractional_max_pool2d / fractional_max_pool3d ------------------------------------------------
+
+_AXIS_NAMES: Final = {2: ("height", "width"), 3: ("time", "height", "width")}
+
+
+def _fractional_geometry(
+    self: Tensor, kernel_size: IntList, output_size: IntList, random_samples: Tensor, n: int
+) -> tuple[str, list[int], list[int]]:
+    """PyTorch's checks of fractional_max_pool{n}d; the name its messages use, the pool and the
+    output sizes."""
+    name = f"fractional_max_pool{n}d"
+    shown = name if n == 2 else f"{name}_out"
+    count = "tuple of Ints" if n == 2 else "tuple of three Ints"
+    pool, out = int_list(kernel_size), int_list(output_size)
+    if len(pool) != n:
+        raise RuntimeError(f"{name}: kernel_size must either be a single Int or {count}")
+    if len(out) != n:
+        raise RuntimeError(f"{name}: output_size must either be a single Int or {count}")
+    x = self._impl
+    if x.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"{shown}(): Expected {n + 1}D or {n + 2}D tensor, but got: {list(x.sizes)}")
+    for axis in range(x.dim() - n - 1, x.dim()):
+        if axis and x.sizes[axis] == 0:
+            raise RuntimeError(
+                f"{shown}(): Expected input to have non-zero size for non-batch dimensions, but got"
+                f"{list(x.sizes)} with dimension {axis} being empty."
+            )
+    for k in pool:
+        if k <= 0:
+            raise RuntimeError(f"{name}(): kernel_size must be greater than zero, but got {pool}")
+    # PyTorch's 3-d operator also refuses windows that end exactly at the input's end
+    for axis_name, k, o, size in zip(_AXIS_NAMES[n], pool, out, x.sizes[-n:], strict=True):
+        if o + k - 1 > size or (n == 3 and o + k - 1 == size):
+            raise RuntimeError(
+                f"{shown}(): pool {axis_name} {k} too large relative to input {axis_name} {size}"
+            )
+    _check_floating(f"{name}_out_frame", x.dtype)
+    samples = random_samples._impl
+    if samples.dtype is not x.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.dim() != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.dim()}")
+    batch = x.sizes[0] if x.dim() == n + 2 else 1
+    if samples.sizes[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.sizes[1] != x.sizes[-n - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.sizes[2] != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got {samples.sizes[2]}.")
+    return name, pool, out
+
+
+def _intervals(samples: Array, size: int, out: int, pool: int) -> Array:
+    """(P, out): the window starts along one axis of each plane, from its sample u in [0, 1):
+    int((i + u) alpha) - int(u alpha) with alpha = (size - pool) / (out - 1), the last one at
+    size - pool, computed in the input's precision as PyTorch does."""
+    starts = np.full((samples.shape[0], out), size - pool, np.int64)
+    if out > 1:
+        kind = samples.dtype.type
+        alpha = kind(size - pool) / kind(out - 1)
+        steps = np.arange(out - 1).astype(samples.dtype)
+        scaled = ((steps[None, :] + samples[:, None]) * alpha).astype(np.int64)
+        starts[:, :-1] = scaled - (samples * alpha).astype(np.int64)[:, None]
+    return starts
+
+
+def _fractional_max(x: Array, samples: Array, pool: list[int], out: list[int]) -> tuple[Array, Array]:
+    """The maxima (P, *out) of planes `x` (P, *S) over the windows the samples (P, n) place (NaN
+    wins, else the first maximum) and their flat positions in the plane."""
+    n = len(pool)
+    planes, sizes = x.shape[0], x.shape[1:]
+    # the samples' order is (w, h) in 2-d and (t, h, w) in 3-d
+    order = [1, 0] if n == 2 else [0, 1, 2]
+    position = np.zeros((planes, *out, *pool), np.int64)
+    for axis in range(n):
+        starts = _intervals(samples[:, order[axis]], sizes[axis], out[axis], pool[axis])
+        coordinate = starts[:, :, None] + np.arange(pool[axis])
+        shape = [planes] + [1] * (2 * n)
+        shape[1 + axis] = out[axis]
+        shape[1 + n + axis] = pool[axis]
+        position = position * sizes[axis] + coordinate.reshape(shape)
+    windows = position.reshape(planes, *out, math.prod(pool))
+    values = np.take_along_axis(x.reshape(planes, -1), windows.reshape(planes, -1), axis=1).reshape(
+        windows.shape
+    )
+    nan = np.isnan(values)
+    last_nan = windows.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+    choice = np.where(nan.any(axis=-1), last_nan, np.argmax(values, axis=-1))[..., None]
+    return np.take_along_axis(values, choice, -1)[..., 0], np.take_along_axis(windows, choice, -1)[..., 0]
+
+
+def _fractional_max_pool(
+    self: Tensor, kernel_size: IntList, output_size: IntList, random_samples: Tensor, n: int
+) -> tuple[Tensor, Tensor]:
+    _, pool, out = _fractional_geometry(self, kernel_size, output_size, random_samples, n)
+    x = self._impl
+    lead = x.sizes[: x.dim() - n]
+    sizes = (*lead, *out)
+    device = same_device(f"fractional_max_pool{n}d", (self, random_samples))
+
+    def values() -> tuple[Array, Array]:
+        planes = array(self).reshape(-1, *x.sizes[-n:])
+        samples = array(random_samples)[: lead[0] if len(lead) == 2 else 1].reshape(-1, n)
+        maxima, positions = _fractional_max(planes, samples, pool, out)
+        return maxima.reshape(sizes), positions.reshape(sizes)
+
+    result, indices = _emit_many([(sizes, x.dtype), (sizes, int64)], device, values)
+    return result, indices
+
+
+def _fractional_max_pool_backward(
+    grad_output: Tensor, self: Tensor, output_size: IntList, indices: Tensor, n: int
+) -> Tensor:
+    x = self._impl
+    out = int_list(output_size)
+    expected = (*x.sizes[: x.dim() - n], *out)
+    got = grad_output._impl.sizes
+    if n == 2 and got != expected:
+        raise RuntimeError("fractional_max_pool2d_backward(): gradOutput sizes unexpected")
+    if n == 3:
+        for axis, axis_name in enumerate(_AXIS_NAMES[3], start=x.dim() - 3):
+            if len(got) != x.dim() or got[axis] != expected[axis]:
+                raise RuntimeError(f"fractional_max_pool3d_backward_out(): gradOutput {axis_name} unexpected")
+    if indices._impl.sizes != expected:
+        raise RuntimeError(f"fractional_max_pool{n}d_backward(): indices sizes unexpected")
+    if indices._impl.dtype is not int64:
+        raise RuntimeError(f"expected scalar type Long but found {indices._impl.dtype.scalar_type_name}")
+    device = same_device(f"fractional_max_pool{n}d_backward", (grad_output, self, indices))
+    return _emit(x.sizes, x.dtype, device, lambda: scatter_to_planes(grad_output, indices, x.sizes, n))
+
+
+@kernel("fractional_max_pool2d")
+def fractional_max_pool2d(
+    self: Tensor, kernel_size: IntList, output_size: IntList, random_samples: Tensor
+) -> tuple[Tensor, Tensor]:
+    """The maxima of (N, C, H, W) or (C, H, W) `self` over pseudo-random kh x kw windows, output_size
+    of them per plane, placed by the plane's two samples in [0, 1) (width, height); and their flat
+    positions."""
+    return _fractional_max_pool(self, kernel_size, output_size, random_samples, 2)
+
+
+@kernel("fractional_max_pool3d")
+def fractional_max_pool3d(
+    self: Tensor, kernel_size: IntList, output_size: IntList, random_samples: Tensor
+) -> tuple[Tensor, Tensor]:
+    """fractional_max_pool2d over (N, C, T, H, W) or (C, T, H, W) inputs, three samples (time,
+    height, width) per plane."""
+    return _fractional_max_pool(self, kernel_size, output_size, random_samples, 3)
+
+
+@kernel("fractional_max_pool2d_backward")
+def fractional_max_pool2d_backward(
+    grad_output: Tensor, self: Tensor, kernel_size: IntList, output_size: IntList, indices: Tensor
+) -> Tensor:
+    """fractional_max_pool2d's input gradient: each output gradient added at its maximum's position."""
+    return _fractional_max_pool_backward(grad_output, self, output_size, indices, 2)
+
+
+@kernel("fractional_max_pool3d_backward")
+def fractional_max_pool3d_backward(
+    grad_output: Tensor, self: Tensor, kernel_size: IntList, output_size: IntList, indices: Tensor
+) -> Tensor:
+    """fractional_max_pool3d's input gradient: each output gradient added at its maximum's position."""
+    return _fractional_max_pool_backward(grad_output, self, output_size, indices, 3)
