@@ -52,8 +52,11 @@ _CUBIC_A: Final = -0.75
 """The cubic convolution constant of bicubic sampling (as OpenCV's)."""
 
 
-def _check_grid_sampler(input: Tensor, grid: Tensor, mode: int, padding_mode: int, spatial: int) -> Device:
-    """PyTorch's checks of grid_sampler_2d (`spatial` 2) and grid_sampler_3d (3), in its order."""
+def _check_grid_sampler(
+    input: Tensor, grid: Tensor, mode: int, padding_mode: int, spatial: int, backward: bool
+) -> Device:
+    """PyTorch's checks of grid_sampler_2d (`spatial` 2) and grid_sampler_3d (3) or their backward
+    operators, in its order."""
     x, g = input._impl, grid._impl
     if x.device != g.device:
         raise RuntimeError(
@@ -97,16 +100,21 @@ def _check_grid_sampler(input: Tensor, grid: Tensor, mode: int, padding_mode: in
         raise RuntimeError(
             f"expected scalar type {x.dtype.scalar_type_name} but found {g.dtype.scalar_type_name}"
         )
-    _check_floating(
-        f"grid_sampler_{spatial}d_cpu_kernel_impl" if spatial == 2 else "grid_sampler3d_cpu", x.dtype
-    )
+    kernels = {
+        (2, False): "grid_sampler_2d_cpu_kernel_impl",
+        (3, False): "grid_sampler3d_cpu",
+        (2, True): "grid_sampler_2d_backward_cpu_kernel_impl",
+        (3, True): "grid_sampler_3d_backward_cpu",
+    }
+    _check_floating(kernels[spatial, backward], x.dtype)
     return x.device
 
 
 def _clip(coord: Array, size: int) -> tuple[Array, Array]:
-    """`coord` clipped to [0, size - 1], and its derivative (0 on and beyond the borders)."""
+    """`coord` clipped to [0, size - 1] (NaN to 0, as PyTorch's), and its derivative (0 on and
+    beyond the borders)."""
     inside = (coord > 0) & (coord < size - 1)
-    return np.clip(coord, 0, size - 1), inside.astype(coord.dtype)
+    return np.clip(np.where(np.isnan(coord), 0, coord), 0, size - 1), inside.astype(coord.dtype)
 
 
 def _reflect(coord: Array, twice_low: int, twice_high: int) -> tuple[Array, Array]:
@@ -289,7 +297,7 @@ def _sample(values: Array, stencil: _Stencil) -> Array:
 def _grid_sampler(
     input: Tensor, grid: Tensor, mode: int, padding_mode: int, align_corners: bool, spatial: int
 ) -> Tensor:
-    device = _check_grid_sampler(input, grid, mode, padding_mode, spatial)
+    device = _check_grid_sampler(input, grid, mode, padding_mode, spatial, False)
     x, g = input._impl.sizes, grid._impl.sizes
     work = _opmath(input._impl.dtype)
 
@@ -313,7 +321,7 @@ def _grid_sampler_backward(
 ) -> tuple[Tensor | None, Tensor]:
     """The gradients of input (when output_mask[0] asks for it) and grid (always, zero for
     nearest sampling) of grid_sampler_{spatial}d."""
-    device = _check_grid_sampler(input, grid, mode, padding_mode, spatial)
+    device = _check_grid_sampler(input, grid, mode, padding_mode, spatial, True)
     x, g = input._impl.sizes, grid._impl.sizes
     d = input._impl.dtype
     work = _opmath(d)
@@ -484,11 +492,17 @@ class _CtcProblem:
     labels around a blank)."""
 
     def __init__(
-        self, log_probs: Tensor, targets: Tensor, input_lengths: IntList, target_lengths: IntList, blank: int
+        self,
+        op: str,
+        log_probs: Tensor,
+        targets: Tensor,
+        input_lengths: IntList,
+        target_lengths: IntList,
+        blank: int,
     ) -> None:
         lp, tg = log_probs._impl, targets._impl
         if lp.dtype not in (float32, float64):
-            raise not_implemented("ctc_loss_cpu", lp.dtype)
+            raise not_implemented(op, lp.dtype)
         if tg.dtype not in (int64, int32):
             raise RuntimeError(
                 "Expected tensor for argument #2 'targets' to have scalar type Int; but got "
@@ -681,7 +695,7 @@ def _ctc_loss(
 ) -> tuple[Tensor, Tensor]:
     """The CTC negative log-likelihood (B,) of each target sequence given (T, B, C) log-probabilities,
     and the log alpha (B, T, 2 * max target length + 1) of its forward recursion (-inf where unused)."""
-    problem = _CtcProblem(log_probs, targets, input_lengths, target_lengths, blank)
+    problem = _CtcProblem("ctc_loss_cpu", log_probs, targets, input_lengths, target_lengths, blank)
     steps, batch, _ = problem.sizes
 
     def values() -> tuple[Array, Array]:
@@ -706,7 +720,7 @@ def _ctc_loss_backward(
 ) -> Tensor:
     """_ctc_loss's gradient by log_probs (PyTorch's: it includes exp(log_probs), which the
     log_softmax producing log_probs cancels)."""
-    problem = _CtcProblem(log_probs, targets, input_lengths, target_lengths, blank)
+    problem = _CtcProblem("ctc_loss_backward_cpu", log_probs, targets, input_lengths, target_lengths, blank)
 
     def values() -> Array:
         return _ctc_backward(
@@ -950,6 +964,7 @@ def _fractional_max_pool_backward(
     grad_output: Tensor, self: Tensor, output_size: IntList, indices: Tensor, n: int
 ) -> Tensor:
     x = self._impl
+    _check_floating(f"fractional_max_pool{n}d_backward_out_frame", x.dtype)
     out = int_list(output_size)
     expected = (*x.sizes[: x.dim() - n], *out)
     got = grad_output._impl.sizes
