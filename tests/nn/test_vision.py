@@ -152,6 +152,8 @@ def test_grid_sample_3d_nearest_and_meta() -> None:
         align_corners=False,
     )
     assert meta.shape == (2, 3, 1, 2, 3) and meta.device.type == "meta"
+    empty = F.grid_sample(fw(np.zeros((0, 3, 4, 5)), True), fw(np.zeros((0, 2, 2, 2))), align_corners=False)
+    assert empty.shape == (0, 3, 2, 2)
 
 
 def test_grid_sample_argument_errors() -> None:
@@ -352,6 +354,8 @@ def test_ctc_loss_argument_errors() -> None:
     for args, message in cases:
         with pytest.raises(RuntimeError, match=message):
             F.ctc_loss(*args)
+    with pytest.raises(RuntimeError, match="log_probs tensor must not be empty"):
+        F.ctc_loss(fw(np.zeros((3, 0, 3))), fw(np.zeros((0, 2), np.int64)), [], [])
     with pytest.raises(RuntimeError, match="blank must be in label range"):
         F.ctc_loss(log_probs, targets, [4, 4, 4], [2, 2, 2], blank=3)
     with pytest.raises(RuntimeError, match="input_lengths must be integral"):

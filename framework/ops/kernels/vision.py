@@ -157,8 +157,8 @@ def _unnormalize(coord: Array, size: int, align_corners: bool) -> tuple[Array, f
 class _Stencil:
     """The input points a grid samples, for one grid: per point of the stencil (a corner of the
     bilinear cell, the nearest pixel, one of bicubic's 4 x 4 pixels) the flat index into the
-    input's spatial positions of every grid location, whether it lies inside the input, and the
-    weight of its value (with the weight's derivative by each grid coordinate, for the backward).
+    input's spatial positions of every grid location and the weight of its value there (0 outside
+    the input), with, for the backward, the weight's derivatives by the pixel coordinates.
 
     The input's spatial axes are (D,) H, W; the grid's last axis holds x (W), y (H) (, z (D))."""
 
@@ -168,9 +168,9 @@ class _Stencil:
         self.sizes = sizes
         self.padding_mode = padding_mode
         self.align_corners = align_corners
-        n = grid.shape[0]
         spatial = len(sizes)
-        coords = [grid[..., spatial - 1 - axis].reshape(n, -1) for axis in range(spatial)]
+        flat = (grid.shape[0], math.prod(grid.shape[1:-1]))
+        coords = [grid[..., spatial - 1 - axis].reshape(flat) for axis in range(spatial)]
         self.points: list[tuple[Array, Array, list[Array]]] = []
         """(flat index, weight, derivative of the weight by each axis's pixel coordinate)"""
         self.scale: list[Array] = []
@@ -186,7 +186,7 @@ class _Stencil:
             self.scale.append(slope * scale)
         if mode == _NEAREST:
             index, inside = self._locate([np.rint(p) for p in pixels])
-            self.points.append((index, _masked(inside, np.ones_like(pixels[0])), []))
+            self.points.append((index, inside.astype(pixels[0].dtype), []))
             return
         lows = [np.floor(p) for p in pixels]
         for corner in itertools.product((0, 1), repeat=spatial):
@@ -282,15 +282,18 @@ def _cubic_slopes(t: Array) -> list[Array]:
     return [far(t + 1), near(t), -near(1 - t), -far(2 - t)]
 
 
+def _gather(values: Array, index: Array) -> Array:
+    """(N, C, P): `values` (N, C, S) at the flat spatial positions `index` (N, P)."""
+    n, c, _ = values.shape
+    return np.take_along_axis(values, np.broadcast_to(index[:, None, :], (n, c, index.shape[1])), axis=2)
+
+
 def _sample(values: Array, stencil: _Stencil) -> Array:
     """(N, C, P): the weighted sum over the stencil of `values` (N, C, S) at its points."""
     n, c, _ = values.shape
     out = np.zeros((n, c, stencil.points[0][0].shape[1]), values.dtype)
     for index, weight, _ in stencil.points:
-        gathered = np.take_along_axis(
-            values, np.broadcast_to(index[:, None, :], (n, c, index.shape[1])), axis=2
-        )
-        out += gathered * weight[:, None, :]
+        out += _gather(values, index) * weight[:, None, :]
     return out
 
 
@@ -303,7 +306,7 @@ def _grid_sampler(
 
     def values() -> Array:
         stencil = _Stencil(x[2:], array(grid).astype(work), mode, padding_mode, align_corners, False)
-        flat = array(input).astype(work).reshape(x[0], x[1], -1)
+        flat = array(input).astype(work).reshape(x[0], x[1], math.prod(x[2:]))
         return _sample(flat, stencil).reshape((x[0], x[1], *g[1:-1]))
 
     return _emit((x[0], x[1], *g[1:-1]), input._impl.dtype, device, values)
@@ -332,9 +335,9 @@ def _grid_sampler_backward(
         stencil = _Stencil(
             x[2:], array(grid).astype(work), mode, padding_mode, align_corners, mode != _NEAREST
         )
-        go = array(grad_output).astype(work).reshape(n, c, -1)
-        flat = array(input).astype(work).reshape(n, c, -1)
-        points = go.shape[2]
+        points = math.prod(g[1:-1])
+        go = array(grad_output).astype(work).reshape(n, c, points)
+        flat = array(input).astype(work).reshape(n, c, math.prod(x[2:]))
         grads = []
         if want_input:
             planes = (np.arange(n * c, dtype=np.int64) * math.prod(x[2:])).reshape(n, c, 1)
@@ -347,8 +350,7 @@ def _grid_sampler_backward(
         for index, _, derivatives in stencil.points:
             if not derivatives:
                 continue
-            gathered = np.take_along_axis(flat, np.broadcast_to(index[:, None, :], (n, c, points)), axis=2)
-            contribution = (gathered * go).sum(axis=1)
+            contribution = (_gather(flat, index) * go).sum(axis=1)
             for axis, derivative in enumerate(derivatives):
                 grid_grad[..., spatial - 1 - axis] += contribution * derivative
         for axis, scale in enumerate(stencil.scale):
@@ -503,6 +505,8 @@ class _CtcProblem:
         lp, tg = log_probs._impl, targets._impl
         if lp.dtype not in (float32, float64):
             raise not_implemented(op, lp.dtype)
+        if lp.numel() == 0:
+            raise RuntimeError("log_probs tensor must not be empty")
         if tg.dtype not in (int64, int32):
             raise RuntimeError(
                 "Expected tensor for argument #2 'targets' to have scalar type Int; but got "
