@@ -28,6 +28,7 @@ import ad_samples_sorting
 import ad_samples_special
 import ad_samples_tensorapi
 import ad_samples_utils
+import ad_samples_vision
 import numpy as np
 import pytest
 from ad_sample import Sample
@@ -59,6 +60,7 @@ MODULES = (
     ad_samples_special,
     ad_samples_gamma,
     ad_samples_api_misc,
+    ad_samples_vision,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}

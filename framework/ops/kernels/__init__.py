@@ -24,6 +24,7 @@ from framework.ops.kernels import special_more as special_more
 from framework.ops.kernels import tensor_api as tensor_api
 from framework.ops.kernels import tensor_misc as tensor_misc
 from framework.ops.kernels import views as views
+from framework.ops.kernels import vision as vision
 from framework.ops.kernels import weight_norm as weight_norm
 from framework.ops.kernels._registry import KERNEL_FACTORIES, KERNELS
 
