@@ -232,6 +232,29 @@ class linalg_inv_ex(NamedTuple):
 linalg_inv_ex.__module__ = "framework.return_types"
 
 
+class linalg_ldl_factor(NamedTuple):
+    LD: Tensor
+    pivots: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_ldl_factor.__module__ = "framework.return_types"
+
+
+class linalg_ldl_factor_ex(NamedTuple):
+    LD: Tensor
+    pivots: Tensor
+    info: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_ldl_factor_ex.__module__ = "framework.return_types"
+
+
 class linalg_lstsq(NamedTuple):
     solution: Tensor
     residuals: Tensor
@@ -590,6 +613,8 @@ __all__ = [
     "linalg_eig",
     "linalg_eigh",
     "linalg_inv_ex",
+    "linalg_ldl_factor",
+    "linalg_ldl_factor_ex",
     "linalg_lstsq",
     "linalg_lu",
     "linalg_lu_factor",
