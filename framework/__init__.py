@@ -21,6 +21,7 @@ from framework._global_state import (
     set_num_threads,
     use_deterministic_algorithms,
 )
+from framework._linalg_utils import eig, lstsq, matrix_rank, solve, symeig
 from framework._size import Size
 from framework._tensor import Tensor, from_numpy, is_tensor, numel
 from framework._tensor_new import as_tensor, tensor
@@ -182,6 +183,7 @@ __all__ = [
     "distributions",
     "double",
     "dtype",
+    "eig",
     "einsum",
     "enable_grad",
     "finfo",
@@ -216,8 +218,10 @@ __all__ = [
     "linalg",
     "load",
     "long",
+    "lstsq",
     "lu",
     "manual_seed",
+    "matrix_rank",
     "meshgrid",
     "nn",
     "no_grad",
@@ -237,8 +241,10 @@ __all__ = [
     "set_printoptions",
     "set_rng_state",
     "short",
+    "solve",
     "special",
     "strided",
+    "symeig",
     "tensor",
     "tensordot",
     "testing",

@@ -130,6 +130,7 @@ ceil_ = function("ceil_")
 celu = function("celu")
 celu_ = function("celu_")
 channel_shuffle = function("channel_shuffle")
+cholesky = function("cholesky")
 cholesky_inverse = function("cholesky_inverse")
 cholesky_solve = function("cholesky_solve")
 chunk = function("chunk")
@@ -357,6 +358,7 @@ masked_scatter_backward = function("masked_scatter_backward")
 masked_select = function("masked_select")
 matmul = function("matmul")
 matrix_exp = function("matrix_exp")
+matrix_power = function("matrix_power")
 max = function("max")
 max_pool1d = function("max_pool1d")
 max_pool1d_with_indices = function("max_pool1d_with_indices")
@@ -729,6 +731,7 @@ __all__ = [
     "celu",
     "celu_",
     "channel_shuffle",
+    "cholesky",
     "cholesky_inverse",
     "cholesky_solve",
     "chunk",
@@ -956,6 +959,7 @@ __all__ = [
     "masked_select",
     "matmul",
     "matrix_exp",
+    "matrix_power",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",

@@ -11,6 +11,7 @@ from typing import Any
 import ad_samples_activation
 import ad_samples_indexing
 import ad_samples_linalg
+import ad_samples_linalg2
 import ad_samples_linalg_more
 import ad_samples_math
 import ad_samples_nn
@@ -55,6 +56,7 @@ MODULES = (
     ad_samples_nn3d,
     ad_samples_utils,
     ad_samples_special,
+    ad_samples_linalg2,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}
