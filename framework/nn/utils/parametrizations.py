@@ -5,7 +5,7 @@ power iteration with vectors kept in buffers `_u`, `_v`)."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from framework._generated.functions import _weight_norm, dot, mv, norm_except_dim
 from framework._tensor import Tensor
@@ -35,8 +35,25 @@ class _WeightNorm(Module):
 def weight_norm(module: T_module, name: str = "weight", dim: int | None = 0) -> T_module:
     """Parametrize `module.<name>` as `g * v / ||v||` (norm over every dimension but `dim`, over
     the whole tensor when `dim` is None): `parametrizations.<name>.original0` is the magnitude
-    `g`, `original1` the direction `v`."""
+    `g`, `original1` the direction `v`.  State dicts of the legacy `nn.utils.weight_norm`
+    (`<name>_g`, `<name>_v`) load into it too."""
     parametrize.register_parametrization(module, name, _WeightNorm(dim), unsafe=True)
+
+    def _weight_norm_compat_hook(
+        state_dict: dict[str, Any],
+        prefix: str,
+        local_metadata: dict[str, Any],
+        strict: bool,
+        missing_keys: list[str],
+        unexpected_keys: list[str],
+        error_msgs: list[str],
+    ) -> None:
+        g_key, v_key = f"{prefix}{name}_g", f"{prefix}{name}_v"
+        if g_key in state_dict and v_key in state_dict:
+            state_dict[f"{prefix}parametrizations.{name}.original0"] = state_dict.pop(g_key)
+            state_dict[f"{prefix}parametrizations.{name}.original1"] = state_dict.pop(v_key)
+
+    module._register_load_state_dict_pre_hook(_weight_norm_compat_hook)
     return module
 
 
