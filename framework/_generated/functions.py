@@ -246,6 +246,7 @@ ge = function("ge")
 gelu = function("gelu")
 gelu_ = function("gelu_")
 gelu_backward = function("gelu_backward")
+geqrf = function("geqrf")
 ger = function("ger")
 glu = function("glu")
 glu_backward = function("glu_backward")
@@ -847,6 +848,7 @@ __all__ = [
     "gelu",
     "gelu_",
     "gelu_backward",
+    "geqrf",
     "ger",
     "glu",
     "glu_backward",

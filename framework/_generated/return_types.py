@@ -133,6 +133,17 @@ class frexp_out(NamedTuple):
 frexp_out.__module__ = "framework.return_types"
 
 
+class geqrf(NamedTuple):
+    a: Tensor
+    tau: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+geqrf.__module__ = "framework.return_types"
+
+
 class histogram(NamedTuple):
     hist: Tensor
     bin_edges: Tensor
@@ -604,6 +615,7 @@ __all__ = [
     "cummin_out",
     "frexp",
     "frexp_out",
+    "geqrf",
     "histogram",
     "histogram_out",
     "histogramdd",

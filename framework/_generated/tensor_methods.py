@@ -188,6 +188,7 @@ class TensorMethods:
     ge = method("ge")
     ge_ = method("ge_")
     geometric_ = method("geometric_")
+    geqrf = method("geqrf")
     ger = method("ger")
     greater = method("greater")
     greater_ = method("greater_")

@@ -1,6 +1,6 @@
 """Sample inputs of the linalg2 entries of derivatives.yaml: the deprecated torch.cholesky
-(symmetric positive-definite inputs made from A + A^T, as PyTorch's tests do) and the LDL
-operators, which PyTorch cannot differentiate (the derivative test checks that backward raises)."""
+(symmetric positive-definite inputs made from A + A^T, as PyTorch's tests do), and geqrf and the
+LDL operators, which PyTorch cannot differentiate (the derivative test checks that backward raises)."""
 
 from __future__ import annotations
 
@@ -36,10 +36,15 @@ def _ldl_solve() -> list[Sample]:
     return [Sample((LD, pivots, b))]
 
 
+def _geqrf() -> list[Sample]:
+    return [Sample((framework.from_numpy(np.random.default_rng(406).standard_normal((4, 3))),))]
+
+
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {
     "cholesky": _cholesky,
     "linalg_ldl_factor_ex": _ldl_factor_ex,
     "linalg_ldl_solve": _ldl_solve,
+    "geqrf": _geqrf,
 }
 
 NO_GRADGRAD: dict[str, str] = {}
