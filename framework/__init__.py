@@ -22,6 +22,7 @@ from framework._global_state import (
     use_deterministic_algorithms,
 )
 from framework._linalg_utils import eig, lstsq, matrix_rank, solve, symeig
+from framework._lowrank import pca_lowrank, svd_lowrank
 from framework._size import Size
 from framework._tensor import Tensor, from_numpy, is_tensor, numel
 from framework._tensor_new import as_tensor, tensor
@@ -228,6 +229,7 @@ __all__ = [
     "numel",
     "ops",
     "optim",
+    "pca_lowrank",
     "preserve_format",
     "printoptions",
     "promote_types",
@@ -244,6 +246,7 @@ __all__ = [
     "solve",
     "special",
     "strided",
+    "svd_lowrank",
     "symeig",
     "tensor",
     "tensordot",
