@@ -69,7 +69,7 @@ def _square_checks(op: str, A: Tensor, kernel_name: str) -> None:
 
 def _pivot_step(a: Array, k: Array, active: Array, herm: bool) -> tuple[Array, Array, Array]:
     """LAPACK's pivot choice at column k of each matrix: (kp, the row to interchange; kstep, 1 or
-    2; zero, whether column k is zero or NaN, then left as it is)."""
+    2; zero, whether column k is zero, then left as it is)."""
     n = a.shape[-1]
     b, rows = np.arange(a.shape[0]), np.arange(n)
     magnitude = (lambda x: np.abs(x.real)) if herm else _cabs1
@@ -77,7 +77,7 @@ def _pivot_step(a: Array, k: Array, active: Array, herm: bool) -> tuple[Array, A
     column = np.where(rows > k[:, None], _cabs1(a[b, :, k]), -1.0)
     imax = np.argmax(column, axis=1)
     colmax = np.maximum(column[b, imax], 0.0)
-    zero = (np.maximum(absakk, colmax) == 0) | np.isnan(absakk)
+    zero = np.fmax(absakk, colmax) == 0  # a NaN diagonal does not count, as in MKL's sytrf
     row_mask = (rows >= k[:, None]) & (rows != imax[:, None])
     rowmax = np.max(np.where(row_mask, _cabs1(a[b, imax, :]), 0.0), axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -127,7 +127,9 @@ def _eliminate(a: Array, k: Array, one: Array, two: Array, herm: bool) -> Array:
             wk = scale[:, None] * (e11[:, None] * xk - xk1)
             wkp1 = scale[:, None] * (e22[:, None] * xk1 - xk)
         update_two = -(xk[:, :, None] * cj(wk)[:, None, :]) - xk1[:, :, None] * cj(wkp1)[:, None, :]
-        update = np.where(one[:, None, None], update_one, 0) + np.where(two[:, None, None], update_two, 0)
+        trailing_one = (one[:, None] & below)[:, :, None] & below[:, None, :]
+        trailing_two = (two[:, None] & below2)[:, :, None] & below2[:, None, :]
+        update = np.where(trailing_one, update_one, 0) + np.where(trailing_two, update_two, 0)
         lower = rows[:, None] >= rows[None, :]
         a = a + np.where(lower, update, _adjoint_of(update, herm))
         if herm:
@@ -257,8 +259,12 @@ def ldl_solve_arrays(ld: Array, pivots: Array, rhs: Array, hermitian: bool) -> A
             km1 = np.maximum(kc - 1, 0)
             below = (rows > kc[:, None]) & active[:, None]
             lower = np.where(below[..., None], x, 0)
-            x[b, kc] -= np.where(active[:, None], np.einsum("bi,bim->bm", cj(ld[b, :, kc]), lower), 0)
-            x[b, km1] -= np.where(two[:, None], np.einsum("bi,bim->bm", cj(ld[b, :, km1]), lower), 0)
+            x[b, kc] -= np.where(
+                active[:, None], np.einsum("bi,bim->bm", np.where(below, cj(ld[b, :, kc]), 0), lower), 0
+            )
+            x[b, km1] -= np.where(
+                two[:, None], np.einsum("bi,bim->bm", np.where(below, cj(ld[b, :, km1]), 0), lower), 0
+            )
             _swap_rows(x, kc, np.abs(pivots[b, kc]).astype(np.int64) - 1, active)
             k = np.where(active, k - np.where(two, 2, 1), k)
     return x
