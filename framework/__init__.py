@@ -45,6 +45,8 @@ from framework._global_state import (
     set_num_threads,
     use_deterministic_algorithms,
 )
+from framework._linalg_utils import eig, lstsq, matrix_rank, solve, symeig
+from framework._lowrank import pca_lowrank, svd_lowrank
 from framework._size import Size
 from framework._tensor import Tensor, from_numpy, is_tensor, numel
 from framework._tensor_new import as_tensor, tensor
@@ -236,6 +238,7 @@ __all__ = [
     "distributions",
     "double",
     "dtype",
+    "eig",
     "einsum",
     "enable_grad",
     "finfo",
@@ -280,14 +283,17 @@ __all__ = [
     "linalg",
     "load",
     "long",
+    "lstsq",
     "lu",
     "manual_seed",
+    "matrix_rank",
     "meshgrid",
     "nn",
     "no_grad",
     "numel",
     "ops",
     "optim",
+    "pca_lowrank",
     "preserve_format",
     "printoptions",
     "promote_types",
@@ -308,8 +314,11 @@ __all__ = [
     "set_rng_state",
     "set_warn_always",
     "short",
+    "solve",
     "special",
     "strided",
+    "svd_lowrank",
+    "symeig",
     "tensor",
     "tensordot",
     "testing",

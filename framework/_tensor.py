@@ -6,6 +6,7 @@ import builtins
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, SupportsIndex, TypeGuard, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Final, NoReturn, SupportsIndex, TypeGuard, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -849,6 +850,30 @@ class Tensor(TensorMethods):
         from framework.functional import lu
 
         return lu(self, pivot, get_infos)
+
+    def solve(self, other: Tensor) -> NoReturn:
+        """Removed in PyTorch 1.9: raises, naming framework.linalg.solve."""
+        from framework._linalg_utils import solve
+
+        solve(self, other)
+
+    def lstsq(self, other: Tensor) -> NoReturn:
+        """Removed in PyTorch 1.9: raises, naming framework.linalg.lstsq."""
+        from framework._linalg_utils import lstsq
+
+        lstsq(self, other)
+
+    def eig(self, eigenvectors: builtins.bool = False) -> NoReturn:
+        """Removed in PyTorch 1.9: raises, naming framework.linalg.eig."""
+        from framework._linalg_utils import eig
+
+        eig(self, eigenvectors)
+
+    def symeig(self, eigenvectors: builtins.bool = False) -> NoReturn:
+        """Removed in PyTorch 1.9: raises, naming framework.linalg.eigh."""
+        from framework._linalg_utils import symeig
+
+        symeig(self, eigenvectors)
 
     def __format__(self, format_spec: str) -> str:
         """A 0-dim tensor formats as its value (`f"{loss:.4f}"`), as in PyTorch; anything else (a

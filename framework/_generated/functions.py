@@ -138,6 +138,7 @@ ceil_ = function("ceil_")
 celu = function("celu")
 celu_ = function("celu_")
 channel_shuffle = function("channel_shuffle")
+cholesky = function("cholesky")
 cholesky_inverse = function("cholesky_inverse")
 cholesky_solve = function("cholesky_solve")
 chunk = function("chunk")
@@ -259,6 +260,7 @@ ge = function("ge")
 gelu = function("gelu")
 gelu_ = function("gelu_")
 gelu_backward = function("gelu_backward")
+geqrf = function("geqrf")
 ger = function("ger")
 glu = function("glu")
 glu_backward = function("glu_backward")
@@ -371,6 +373,7 @@ masked_scatter_backward = function("masked_scatter_backward")
 masked_select = function("masked_select")
 matmul = function("matmul")
 matrix_exp = function("matrix_exp")
+matrix_power = function("matrix_power")
 max = function("max")
 max_pool1d = function("max_pool1d")
 max_pool1d_with_indices = function("max_pool1d_with_indices")
@@ -768,6 +771,7 @@ __all__ = [
     "celu",
     "celu_",
     "channel_shuffle",
+    "cholesky",
     "cholesky_inverse",
     "cholesky_solve",
     "chunk",
@@ -889,6 +893,7 @@ __all__ = [
     "gelu",
     "gelu_",
     "gelu_backward",
+    "geqrf",
     "ger",
     "glu",
     "glu_backward",
@@ -1001,6 +1006,7 @@ __all__ = [
     "masked_select",
     "matmul",
     "matrix_exp",
+    "matrix_power",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",

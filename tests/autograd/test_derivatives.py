@@ -13,6 +13,7 @@ import ad_samples_gamma
 import ad_samples_api_misc
 import ad_samples_indexing
 import ad_samples_linalg
+import ad_samples_linalg2
 import ad_samples_linalg_more
 import ad_samples_math
 import ad_samples_nn
@@ -61,6 +62,7 @@ MODULES = (
     ad_samples_gamma,
     ad_samples_api_misc,
     ad_samples_vision,
+    ad_samples_linalg2,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}

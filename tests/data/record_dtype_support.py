@@ -419,6 +419,10 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
         for op in ("fractional_max_pool3d", "fractional_max_pool3d_backward")
     },
     "native_channel_shuffle": {"self": Tensor((2, 4, 3))},
+    # linalg2: LDL, deprecated cholesky, matrix_power
+    **{op: {"self": _POSITIVE_DEFINITE} for op in ("linalg_ldl_factor_ex", "linalg_ldl_factor", "cholesky")},
+    "linalg_ldl_solve": {"LD": _POSITIVE_DEFINITE, "pivots": _PIVOTS, "B": _SQUARE},
+    "matrix_power": {"self": _SQUARE},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]

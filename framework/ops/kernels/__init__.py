@@ -8,6 +8,7 @@ from framework.ops.kernels import indexing_more as indexing_more
 from framework.ops.kernels import linalg as linalg
 from framework.ops.kernels import linalg_decomp as linalg_decomp
 from framework.ops.kernels import linalg_extra as linalg_extra
+from framework.ops.kernels import linalg_ldl as linalg_ldl
 from framework.ops.kernels import linalg_more as linalg_more
 from framework.ops.kernels import math_more as math_more
 from framework.ops.kernels import nn as nn
