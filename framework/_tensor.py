@@ -5,8 +5,7 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, SupportsIndex, TypeGuard, TypeVar, overload
-from typing import TYPE_CHECKING, Any, Final, NoReturn, SupportsIndex, TypeGuard, overload
+from typing import TYPE_CHECKING, Any, Final, NoReturn, SupportsIndex, TypeGuard, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt

@@ -10,6 +10,8 @@ _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _adaptive_avg_pool3d = function("_adaptive_avg_pool3d")
 _adaptive_avg_pool3d_backward = function("_adaptive_avg_pool3d_backward")
 _cdist_forward = function("_cdist_forward")
+_ctc_loss = function("_ctc_loss")
+_ctc_loss_backward = function("_ctc_loss_backward")
 _dirichlet_grad = function("_dirichlet_grad")
 _embedding_bag = function("_embedding_bag")
 _embedding_bag_backward = function("_embedding_bag_backward")
@@ -65,6 +67,8 @@ addmv = function("addmv")
 addmv_ = function("addmv_")
 addr = function("addr")
 adjoint = function("adjoint")
+affine_grid_generator = function("affine_grid_generator")
+affine_grid_generator_backward = function("affine_grid_generator_backward")
 alias = function("alias")
 alias_copy = function("alias_copy")
 all = function("all")
@@ -178,6 +182,7 @@ count_nonzero = function("count_nonzero")
 cov = function("cov")
 cross = function("cross")
 cross_entropy_loss = function("cross_entropy_loss")
+ctc_loss = function("ctc_loss")
 cummax = function("cummax")
 cummin = function("cummin")
 cumprod = function("cumprod")
@@ -249,6 +254,10 @@ fmin = function("fmin")
 fmod = function("fmod")
 frac = function("frac")
 frac_ = function("frac_")
+fractional_max_pool2d = function("fractional_max_pool2d")
+fractional_max_pool2d_backward = function("fractional_max_pool2d_backward")
+fractional_max_pool3d = function("fractional_max_pool3d")
+fractional_max_pool3d_backward = function("fractional_max_pool3d_backward")
 frexp = function("frexp")
 frobenius_norm = function("frobenius_norm")
 full = function("full")
@@ -266,6 +275,11 @@ glu = function("glu")
 glu_backward = function("glu_backward")
 greater = function("greater")
 greater_equal = function("greater_equal")
+grid_sampler = function("grid_sampler")
+grid_sampler_2d = function("grid_sampler_2d")
+grid_sampler_2d_backward = function("grid_sampler_2d_backward")
+grid_sampler_3d = function("grid_sampler_3d")
+grid_sampler_3d_backward = function("grid_sampler_3d_backward")
 group_norm = function("group_norm")
 gt = function("gt")
 hamming_window = function("hamming_window")
@@ -420,6 +434,7 @@ narrow = function("narrow")
 narrow_copy = function("narrow_copy")
 native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
+native_channel_shuffle = function("native_channel_shuffle")
 native_dropout = function("native_dropout")
 native_dropout_backward = function("native_dropout_backward")
 native_group_norm = function("native_group_norm")
@@ -643,6 +658,8 @@ __all__ = [
     "_adaptive_avg_pool3d",
     "_adaptive_avg_pool3d_backward",
     "_cdist_forward",
+    "_ctc_loss",
+    "_ctc_loss_backward",
     "_dirichlet_grad",
     "_embedding_bag",
     "_embedding_bag_backward",
@@ -698,6 +715,8 @@ __all__ = [
     "addmv_",
     "addr",
     "adjoint",
+    "affine_grid_generator",
+    "affine_grid_generator_backward",
     "alias",
     "alias_copy",
     "all",
@@ -811,6 +830,7 @@ __all__ = [
     "cov",
     "cross",
     "cross_entropy_loss",
+    "ctc_loss",
     "cummax",
     "cummin",
     "cumprod",
@@ -882,6 +902,10 @@ __all__ = [
     "fmod",
     "frac",
     "frac_",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_backward",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_backward",
     "frexp",
     "frobenius_norm",
     "full",
@@ -899,6 +923,11 @@ __all__ = [
     "glu_backward",
     "greater",
     "greater_equal",
+    "grid_sampler",
+    "grid_sampler_2d",
+    "grid_sampler_2d_backward",
+    "grid_sampler_3d",
+    "grid_sampler_3d_backward",
     "group_norm",
     "gt",
     "hamming_window",
@@ -1053,6 +1082,7 @@ __all__ = [
     "narrow_copy",
     "native_batch_norm",
     "native_batch_norm_backward",
+    "native_channel_shuffle",
     "native_dropout",
     "native_dropout_backward",
     "native_group_norm",

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 import ad_samples_activation
-import ad_samples_gamma
 import ad_samples_api_misc
+import ad_samples_gamma
 import ad_samples_indexing
 import ad_samples_linalg
 import ad_samples_linalg2
