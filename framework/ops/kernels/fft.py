@@ -143,15 +143,19 @@ def _fft_c2c(self: Tensor, dim: Sequence[int], normalization: int, forward: bool
     return result
 
 
+def _copy_into(out: Tensor, result: Tensor) -> Tensor:
+    """`out` resized to `result`'s shape (as PyTorch's resize_output) and holding it (copy_
+    converts the dtype)."""
+    resize_output(out, result._impl.sizes)
+    aten_op("copy_.default")(out, result)
+    return out
+
+
 def _out_variant(functional: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    """The out= kernel of a primitive: its result copied into `out` (resized as PyTorch's
-    resize_output does; copy_ converts the dtype)."""
+    """The out= kernel of a primitive: its result copied into `out`."""
 
     def out_variant(*args: Any, out: Tensor) -> Tensor:
-        result = functional(*args)
-        resize_output(out, result._impl.sizes)
-        aten_op("copy_.default")(out, result)
-        return out
+        return _copy_into(out, functional(*args))
 
     return out_variant
 
@@ -235,11 +239,7 @@ def _primitive(name: str, out: Tensor | None, *args: Any) -> Tensor:
 def _conj_into(out: Tensor | None, x: Tensor) -> Tensor:
     """The conjugate of `x`, or `out` holding it (PyTorch's conj_physical_out)."""
     result = _conj(x)
-    if out is None:
-        return result
-    resize_output(out, result._impl.sizes)
-    aten_op("copy_.default")(out, result)
-    return out
+    return result if out is None else _copy_into(out, result)
 
 
 def _check_real_input(name: str, self: Tensor, out: Tensor | None) -> None:
@@ -255,7 +255,7 @@ def _check_real_input(name: str, self: Tensor, out: Tensor | None) -> None:
 
 
 def _c2c(
-    name: str, self: Tensor, n: int | None, dim: int, norm: str | None, forward: bool, out: Tensor | None
+    self: Tensor, n: int | None, dim: int, norm: str | None, forward: bool, out: Tensor | None
 ) -> Tensor:
     d = wrap_dim(dim, self.dim(), wrap_scalar=False)
     _check_points(self._impl.sizes[d] if n is None else n)
@@ -306,7 +306,7 @@ def _fft(
     self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
 ) -> Tensor:
     if self._impl.dtype.is_complex:
-        return _c2c("fft", self, n, dim, norm, True, out)
+        return _c2c(self, n, dim, norm, True, out)
     return _r2c("fft", self, n, dim, norm, True, False, out)
 
 
@@ -314,7 +314,7 @@ def _ifft(
     self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
 ) -> Tensor:
     if self._impl.dtype.is_complex:
-        return _c2c("ifft", self, n, dim, norm, False, out)
+        return _c2c(self, n, dim, norm, False, out)
     return _r2c("ifft", self, n, dim, norm, False, False, out)
 
 
@@ -543,8 +543,8 @@ for _name, _transform in _TRANSFORMS.items():
 
 def _frequencies(name: str, n: int, d: float, out: Tensor, onesided: bool) -> Tensor:
     """PyTorch's fft_fftfreq_out / fft_rfftfreq_out: the sample frequencies of an n-point
-    transform with sample spacing `d` (k / (n * d), in `out`'s dtype; complex dtypes are refused on CPU, where PyTorch's arange has
-    no complex kernel)."""
+    transform with sample spacing `d` (k / (n * d), in `out`'s dtype; complex dtypes are refused
+    on CPU, where PyTorch's arange has no complex kernel)."""
     target = out._impl.dtype
     if not (target.is_floating_point or target.is_complex):
         raise RuntimeError(f"{name} requires a floating point or complex dtype")
