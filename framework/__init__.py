@@ -78,6 +78,7 @@ from framework.functional import (
     einsum,
     lu,
     meshgrid,
+    stft,
     tensordot,
     unravel_index,
 )
@@ -240,6 +241,7 @@ __all__ = [
     "set_rng_state",
     "short",
     "special",
+    "stft",
     "strided",
     "tensor",
     "tensordot",

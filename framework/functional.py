@@ -27,6 +27,7 @@ _atleast_1d: Final = function("atleast_1d")
 _atleast_2d: Final = function("atleast_2d")
 _atleast_3d: Final = function("atleast_3d")
 _lu_with_info: Final = function("_lu_with_info")
+_stft: Final = function("stft")
 
 
 def _subscript(n: Any) -> str:
@@ -213,6 +214,41 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, 
     return (LU, pivots, infos) if get_infos else (LU, pivots)
 
 
+def stft(
+    input: Tensor,
+    n_fft: int,
+    hop_length: int | None = None,
+    win_length: int | None = None,
+    window: Tensor | None = None,
+    center: bool = True,
+    pad_mode: str = "reflect",
+    normalized: bool = False,
+    onesided: bool | None = None,
+    return_complex: bool | None = None,
+    align_to_window: bool | None = None,
+) -> Tensor:
+    """The short-time Fourier transform of a 1-D signal or a batch of them: frames of n_fft
+    points every hop_length (default n_fft // 4), each times `window` (win_length points, default
+    n_fft, zero-padded to n_fft; rectangular when not given) and transformed. With `center`, the
+    signal is padded by n_fft // 2 on both sides (`pad_mode`) first. The result is
+    (batch?, n_fft // 2 + 1 or n_fft, frames), complex unless return_complex=False (required for
+    real input)."""
+    result: Tensor = _stft(
+        input,
+        n_fft,
+        hop_length=hop_length,
+        win_length=win_length,
+        window=window,
+        center=center,
+        pad_mode=pad_mode,
+        normalized=normalized,
+        onesided=onesided,
+        return_complex=return_complex,
+        align_to_window=align_to_window,
+    )
+    return result
+
+
 __all__ = [
     "atleast_1d",
     "atleast_2d",
@@ -226,6 +262,7 @@ __all__ = [
     "einsum",
     "lu",
     "meshgrid",
+    "stft",
     "tensordot",
     "unravel_index",
 ]

@@ -305,6 +305,7 @@ isnan = function("isnan")
 isneginf = function("isneginf")
 isposinf = function("isposinf")
 isreal = function("isreal")
+istft = function("istft")
 kaiser_window = function("kaiser_window")
 kl_div = function("kl_div")
 kron = function("kron")
@@ -907,6 +908,7 @@ __all__ = [
     "isneginf",
     "isposinf",
     "isreal",
+    "istft",
     "kaiser_window",
     "kl_div",
     "kron",

@@ -339,3 +339,264 @@ def test_frequencies_against_torch(n: int) -> None:
             ours = getattr(framework.fft, name)(n, 0.3, dtype=getattr(framework, dtype))
             theirs = getattr(torch.fft, name)(n, 0.3, dtype=getattr(torch, dtype))
             np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+# ---- stft / istft --------------------------------------------------------------------------------
+
+
+def _numpy_stft(
+    signal: np.ndarray, n_fft: int, hop: int, window: np.ndarray, center: bool, mode: str
+) -> np.ndarray:
+    """The onesided STFT of a 1-D signal in NumPy: (n_fft // 2 + 1, frames)."""
+    if center:
+        signal = np.pad(signal, n_fft // 2, mode={"reflect": "reflect", "constant": "constant"}[mode])
+    count = 1 + (len(signal) - n_fft) // hop
+    frames = np.stack([signal[i * hop : i * hop + n_fft] for i in range(count)])
+    return np.fft.rfft(frames * window, axis=-1).T
+
+
+@pytest.mark.parametrize(
+    ("n_fft", "hop", "win", "center", "mode"),
+    [(8, None, None, True, "reflect"), (8, 3, 5, True, "constant"), (6, 2, 6, False, "reflect")],
+)
+def test_stft_against_numpy(n_fft: int, hop: int | None, win: int | None, center: bool, mode: str) -> None:
+    signal = np.random.default_rng(6).standard_normal(21)
+    width = n_fft if win is None else win
+    window = np.hanning(width + 1)[:-1]
+    padded_window = np.zeros(n_fft)
+    left = (n_fft - width) // 2
+    padded_window[left : left + width] = window
+    result = framework.stft(
+        framework.from_numpy(signal),
+        n_fft,
+        hop_length=hop,
+        win_length=win,
+        window=framework.from_numpy(window),
+        center=center,
+        pad_mode=mode,
+        return_complex=True,
+    )
+    expected = _numpy_stft(signal, n_fft, n_fft // 4 if hop is None else hop, padded_window, center, mode)
+    assert result.dtype == framework.complex128 and tuple(result.shape) == expected.shape
+    np.testing.assert_allclose(result.numpy(), expected, rtol=1e-12, atol=1e-12)
+    with pytest.warns(UserWarning, match="return_complex=False is deprecated"):
+        batched = framework.from_numpy(np.stack([signal, 2 * signal])).stft(
+            n_fft, hop, win, framework.from_numpy(window), center, mode, return_complex=False
+        )
+    assert tuple(batched.shape) == (2, *expected.shape, 2)
+    np.testing.assert_allclose(batched[1].numpy()[..., 0], 2 * expected.real, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("onesided", [True, False])
+@pytest.mark.parametrize("normalized", [False, True])
+def test_istft_inverts_stft(onesided: bool, normalized: bool) -> None:
+    signal = framework.from_numpy(np.random.default_rng(7).standard_normal((2, 30)))
+    window = framework.hann_window(8, dtype=framework.float64)
+    spectrum = framework.stft(
+        signal, 8, hop_length=2, window=window, normalized=normalized, onesided=onesided, return_complex=True
+    )
+    restored = spectrum.istft(
+        8, hop_length=2, window=window, normalized=normalized, onesided=onesided, length=30
+    )
+    np.testing.assert_allclose(restored.numpy(), signal.numpy(), rtol=1e-10, atol=1e-12)
+    restored = framework.istft(
+        spectrum[0], 8, hop_length=2, window=window, normalized=normalized, onesided=onesided
+    )
+    np.testing.assert_allclose(restored.numpy(), signal[0].numpy(), rtol=1e-10, atol=1e-12)
+    with pytest.warns(UserWarning, match="padded with zeros"):
+        longer = framework.istft(
+            spectrum, 8, hop_length=2, window=window, normalized=normalized, onesided=onesided, length=40
+        )
+    assert longer.shape == (2, 40) and not longer[:, 34:].any()
+
+
+def test_stft_warnings_and_complex_input() -> None:
+    signal = framework.ones(16)
+    with pytest.warns(UserWarning, match="A window was not provided"):
+        framework.stft(signal, 4, return_complex=True)
+    with pytest.warns(UserWarning, match="stft with return_complex=False is deprecated"):
+        framework.stft(signal, 4, window=framework.ones(4), return_complex=False)
+    spectrum = framework.stft(signal.to(framework.complex64), 4, hop_length=4, window=framework.ones(4))
+    assert spectrum.dtype == framework.complex64 and spectrum.shape == (4, 5)
+    restored = framework.istft(spectrum, 4, hop_length=4, window=framework.ones(4), return_complex=True)
+    np.testing.assert_allclose(restored.numpy(), np.ones(16), atol=1e-6)
+
+
+_W8 = framework.ones(8, dtype=framework.float64)
+_SIGNAL = framework.ones(20, dtype=framework.float64)
+_SPECTRUM = framework.ones(5, 11, dtype=framework.complex128)
+STFT_ERRORS: list[tuple[Callable[[], Any], str]] = [
+    (
+        lambda: framework.stft(_SIGNAL, 8, window=_W8),
+        "stft requires the return_complex parameter be given for real inputs",
+    ),
+    (
+        lambda: framework.stft(_SIGNAL, 8, window=_W8, return_complex=True, align_to_window=True),
+        "stft align_to_window should only be set when center = false",
+    ),
+    (
+        lambda: framework.stft(_SIGNAL, 30, window=None, center=False, return_complex=True),
+        r"stft\(.*DoubleTensor\[20\], n_fft=30, hop_length=7, win_length=30, window=None, normalized=0, "
+        r"onesided=None, return_complex=1, align_to_window=None\) : "
+        "expected 0 < n_fft < 20, but got n_fft=30",
+    ),
+    (
+        lambda: framework.stft(_SIGNAL, 8, hop_length=0, window=_W8, return_complex=True),
+        "expected hop_length > 0, but got hop_length=0",
+    ),
+    (
+        lambda: framework.stft(_SIGNAL, 8, win_length=9, return_complex=True),
+        "expected 0 < win_length <= n_fft, but got win_length=9",
+    ),
+    (
+        lambda: framework.stft(_SIGNAL, 8, window=framework.ones(5), return_complex=True),
+        r"expected a 1D window tensor of size equal to win_length=8, but got window with size \[5\]",
+    ),
+    (
+        lambda: framework.stft(framework.ones(20, dtype=framework.int64), 8, window=_W8, return_complex=True),
+        "expected a tensor of floating point or complex values",
+    ),
+    (
+        lambda: framework.stft(framework.ones(2, 2, 20), 8, window=_W8, return_complex=True),
+        "expected a 1D or 2D tensor",
+    ),
+    (
+        lambda: framework.stft(
+            _SIGNAL.to(framework.complex128), 8, window=_W8, onesided=True, return_complex=True
+        ),
+        "Cannot have onesided output if window or input is complex",
+    ),
+    (lambda: framework.istft(_SPECTRUM.real, 8, window=_W8), "istft requires a complex-valued input tensor"),
+    (
+        lambda: framework.istft(_SPECTRUM[:, :0], 8, window=_W8),
+        r"istft\(CPUComplexDoubleType\[5, 0\], n_fft=8, hop_length=2, "
+        r"win_length=8, window=.*DoubleTensor\{\[8\]\}, center=1, normalized=0, onesided=None, length=None, "
+        r"return_complex=0\) : input tensor cannot be empty.",
+    ),
+    (
+        lambda: framework.istft(_SPECTRUM[None, None], 8, window=_W8),
+        "expected a tensor with 3 or 4 dimensions, but got 5",
+    ),
+    (
+        lambda: framework.istft(_SPECTRUM[:4], 8, window=_W8),
+        "to match n_fft / 2 \\+ 1 when onesided=True, but got 4",
+    ),
+    (
+        lambda: framework.istft(_SPECTRUM[:4], 8, window=_W8, onesided=False),
+        "to match n_fft when onesided=False, but got 4",
+    ),
+    (
+        lambda: framework.istft(_SPECTRUM, 8, window=_W8, hop_length=9),
+        "expected 0 < hop_length <= win_length",
+    ),
+    (lambda: framework.istft(_SPECTRUM, 8, window=_W8, win_length=9), "expected 0 < win_length <= n_fft"),
+    (
+        lambda: framework.istft(_SPECTRUM, 8, window=_W8[:5]),
+        "Invalid window shape. window has to be 1D and length of `win_length`",
+    ),
+    (
+        lambda: framework.istft(_SPECTRUM, 8, window=_W8, return_complex=True),
+        "Cannot have onesided output if window or input is complex",
+    ),
+    (
+        lambda: framework.istft(_SPECTRUM, 8, window=framework.zeros(8, dtype=framework.float64)),
+        "window overlap add min: 1",
+    ),
+]
+
+
+@pytest.mark.filterwarnings("ignore:A window was not provided")
+@pytest.mark.parametrize("case", range(len(STFT_ERRORS)))
+def test_stft_errors(case: int) -> None:
+    fn, message = STFT_ERRORS[case]
+    with pytest.raises(RuntimeError, match=message):
+        fn()
+
+
+def test_stft_gradcheck() -> None:
+    window = framework.hann_window(6, dtype=framework.float64)
+
+    def transform(x: Tensor) -> Tensor:
+        spectrum = framework.stft(x, 6, hop_length=2, win_length=5, window=window[:5], return_complex=True)
+        return framework.istft(spectrum * 2, 6, hop_length=2, win_length=5, window=window[:5], length=11)
+
+    signal = framework.from_numpy(np.random.default_rng(8).standard_normal(11)).requires_grad_()
+    assert framework.autograd.gradcheck(
+        lambda x: framework.view_as_real(
+            framework.stft(x, 6, hop_length=2, window=window, return_complex=True)
+        ),
+        (signal,),
+    )
+    assert framework.autograd.gradcheck(transform, (signal,))
+
+
+def _chain(t: Any) -> list[str]:
+    names, stack = [], [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None:
+            names.append(node.name().rpartition("::")[2])
+            stack.extend(f for f, _ in node.next_functions)
+    return names
+
+
+@needs_torch
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"n_fft": 8, "window": True},
+        {"n_fft": 8, "hop_length": 3, "win_length": 5, "window": True, "return_complex": False},
+        {
+            "n_fft": 8,
+            "hop_length": 3,
+            "win_length": 4,
+            "window": True,
+            "center": False,
+            "align_to_window": True,
+        },
+        {"n_fft": 6, "normalized": True, "onesided": False, "pad_mode": "constant"},
+    ],
+)
+def test_stft_istft_against_torch(kwargs: dict[str, Any]) -> None:
+    """Values, grad_fn chains and gradients (signal and window) of stft, and of istft of the
+    result, against PyTorch."""
+    import torch
+
+    rng = np.random.default_rng(9)
+    values, window = (
+        rng.standard_normal((2, 20)),
+        rng.uniform(0.5, 1.0, kwargs.get("win_length", kwargs["n_fft"])),
+    )
+    kwargs = {"return_complex": True, **kwargs}
+    use_window = kwargs.pop("window", False)
+    ours_in, theirs_in = _torch_pair(values)
+    ours_w, theirs_w = _torch_pair(window) if use_window else (None, None)
+    ours = framework.stft(ours_in, window=ours_w, **kwargs)
+    theirs = torch.stft(theirs_in, window=theirs_w, **kwargs)
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-10, atol=1e-12)
+    assert _chain(ours) == _chain(theirs)
+    inputs = ([ours_in, ours_w], [theirs_in, theirs_w]) if use_window else ([ours_in], [theirs_in])
+    seed = rng.standard_normal(tuple(theirs.shape) + ((2,) if theirs.is_complex() else ()))
+    ours_real = framework.view_as_real(ours) if ours.dtype.is_complex else ours
+    theirs_real = torch.view_as_real(theirs) if theirs.is_complex() else theirs
+    for a, b in zip(
+        framework.autograd.grad(ours_real, inputs[0], framework.from_numpy(seed)),
+        torch.autograd.grad(theirs_real, inputs[1], torch.from_numpy(seed)),
+        strict=True,
+    ):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
+    if not kwargs["return_complex"] or kwargs.get("align_to_window"):
+        return
+    keys = ("n_fft", "hop_length", "win_length", "center", "normalized", "onesided")
+    inverse = {k: v for k, v in kwargs.items() if k in keys}
+    ours_spec, theirs_spec = ours.detach().requires_grad_(), theirs.detach().requires_grad_()
+    w = (ours_w.detach(), theirs_w.detach()) if use_window else (None, None)
+    ours_y = framework.istft(ours_spec, window=w[0], length=20, **inverse)
+    theirs_y = torch.istft(theirs_spec, window=w[1], length=20, **inverse)
+    np.testing.assert_allclose(ours_y.detach().numpy(), theirs_y.detach().numpy(), rtol=1e-10, atol=1e-12)
+    assert _chain(ours_y) == _chain(theirs_y)
+    seed = rng.standard_normal((2, 20))
+    (a,) = framework.autograd.grad(ours_y, ours_spec, framework.from_numpy(seed))
+    (b,) = torch.autograd.grad(theirs_y, theirs_spec, torch.from_numpy(seed))
+    np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)

@@ -18,6 +18,7 @@ fftshift and ifftshift roll."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -228,39 +229,53 @@ def _conj(x: Tensor) -> Tensor:
     return conjugate
 
 
-def _primitive(name: str, out: Tensor | None, *args: Any) -> Tensor:
-    """`_fft_<name>(*args)`, or its out= overload writing `out` (PyTorch's fft_*_maybe_out)."""
-    result: Tensor = (
-        aten_op(f"{name}.default")(*args) if out is None else aten_op(f"{name}.out")(*args, out=out)
-    )
-    return result
+def _check_out(fname: str, out: Tensor | None, complex_result: bool) -> None:
+    """Refuse an out= tensor of the wrong kind, with PyTorch's message naming the transform."""
+    if out is None:
+        return
+    got = out._impl.dtype
+    if complex_result and not got.is_complex:
+        raise RuntimeError(f"{fname} expects a complex output tensor, but got {got.scalar_type_name}")
+    if not complex_result and not got.is_floating_point:
+        raise RuntimeError(f"{fname} expects a floating point output tensor, but got {got.scalar_type_name}")
 
 
-def _conj_into(out: Tensor | None, x: Tensor) -> Tensor:
+def _primitive(fname: str, primitive: str, out: Tensor | None, *args: Any) -> Tensor:
+    """`primitive(*args)`, or its out= overload writing `out` (PyTorch's fft_*_maybe_out, which
+    checks the out= dtype for the transform `fname`)."""
+    if out is None:
+        result: Tensor = aten_op(f"{primitive}.default")(*args)
+        return result
+    _check_out(fname, out, complex_result=primitive != "_fft_c2r")
+    written: Tensor = aten_op(f"{primitive}.out")(*args, out=out)
+    return written
+
+
+def _conj_into(fname: str, out: Tensor | None, x: Tensor) -> Tensor:
     """The conjugate of `x`, or `out` holding it (PyTorch's conj_physical_out)."""
     result = _conj(x)
-    return result if out is None else _copy_into(out, result)
+    if out is None:
+        return result
+    _check_out(fname, out, complex_result=True)
+    return _copy_into(out, result)
 
 
 def _check_real_input(name: str, self: Tensor, out: Tensor | None) -> None:
     if self._impl.dtype.is_complex:
         raise RuntimeError(f"{name} expects a real input tensor, but got {self._impl.dtype.scalar_type_name}")
-    if out is not None and not out._impl.dtype.is_complex:
-        raise RuntimeError(
-            f"{name} expects a complex output tensor, but got {out._impl.dtype.scalar_type_name}"
-        )
+    _check_out(name, out, complex_result=True)
 
 
 # ---- one-dimensional transforms ------------------------------------------------------------------
 
 
 def _c2c(
-    self: Tensor, n: int | None, dim: int, norm: str | None, forward: bool, out: Tensor | None
+    name: str, self: Tensor, n: int | None, dim: int, norm: str | None, forward: bool, out: Tensor | None
 ) -> Tensor:
     d = wrap_dim(dim, self.dim(), wrap_scalar=False)
     _check_points(self._impl.sizes[d] if n is None else n)
     x = self if n is None else _resize(self, [d], [n])
-    return _primitive("_fft_c2c", out, x, [d], _norm(norm, forward), forward)
+    return _primitive(name, "_fft_c2c", out, x, [d], _norm(norm, forward), forward)
 
 
 def _r2c(
@@ -280,17 +295,14 @@ def _r2c(
     if n is not None:
         x = _resize(x, [d], [n])
     if forward:
-        return _primitive("_fft_r2c", out, x, [d], _norm(norm, forward), onesided)
-    return _conj_into(out, aten_op("_fft_r2c.default")(x, [d], _norm(norm, forward), onesided))
+        return _primitive(name, "_fft_r2c", out, x, [d], _norm(norm, forward), onesided)
+    return _conj_into(name, out, aten_op("_fft_r2c.default")(x, [d], _norm(norm, forward), onesided))
 
 
 def _c2r(
     name: str, self: Tensor, n: int | None, dim: int, norm: str | None, forward: bool, out: Tensor | None
 ) -> Tensor:
-    if out is not None and not out._impl.dtype.is_floating_point:
-        raise RuntimeError(
-            f"{name} expects a floating point output tensor, but got {out._impl.dtype.scalar_type_name}"
-        )
+    _check_out(name, out, complex_result=False)
     x = _promote(self, require_complex=True)
     d = wrap_dim(dim, x.dim(), wrap_scalar=False)
     points = 2 * (x._impl.sizes[d] - 1) if n is None else n
@@ -299,14 +311,14 @@ def _c2r(
         x = _resize(x, [d], [n // 2 + 1])
     if forward:
         x = _conj(x)
-    return _primitive("_fft_c2r", out, x, [d], _norm(norm, forward), points)
+    return _primitive(name, "_fft_c2r", out, x, [d], _norm(norm, forward), points)
 
 
 def _fft(
     self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
 ) -> Tensor:
     if self._impl.dtype.is_complex:
-        return _c2c(self, n, dim, norm, True, out)
+        return _c2c("fft", self, n, dim, norm, True, out)
     return _r2c("fft", self, n, dim, norm, True, False, out)
 
 
@@ -314,7 +326,7 @@ def _ifft(
     self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
 ) -> Tensor:
     if self._impl.dtype.is_complex:
-        return _c2c(self, n, dim, norm, False, out)
+        return _c2c("ifft", self, n, dim, norm, False, out)
     return _r2c("ifft", self, n, dim, norm, False, False, out)
 
 
@@ -398,7 +410,7 @@ def _fftn_c2c(
 ) -> Tensor:
     shape, dims = _shape_and_dims(self, s, dim)
     x = _resize(_promote(self, require_complex=True), dims, shape)
-    return _primitive("_fft_c2c", out, x, dims, _norm(norm, forward), forward)
+    return _primitive("fftn", "_fft_c2c", out, x, dims, _norm(norm, forward), forward)
 
 
 def _fftn(
@@ -439,7 +451,7 @@ def _rfftn(
     if not shape:
         raise RuntimeError("rfftn must transform at least one axis")
     x = _resize(_promote(self, require_complex=False), dims, shape)
-    return _primitive("_fft_r2c", out, x, dims, _norm(norm, True), True)
+    return _primitive("rfftn", "_fft_r2c", out, x, dims, _norm(norm, True), True)
 
 
 def _irfftn(
@@ -452,7 +464,7 @@ def _irfftn(
 ) -> Tensor:
     shape, dims, last = _c2r_shape_and_dims("irfftn", self, s, dim)
     x = _resize(_promote(self, require_complex=True), dims, shape)
-    return _primitive("_fft_c2r", out, x, dims, _norm(norm, False), last)
+    return _primitive("irfftn", "_fft_c2r", out, x, dims, _norm(norm, False), last)
 
 
 def _hfftn(
@@ -468,7 +480,7 @@ def _hfftn(
     mode = _norm(norm, True)
     if len(dims) > 1:
         x = aten_op("_fft_c2c.default")(x, dims[:-1], mode, True)
-    return _primitive("_fft_c2r", out, _conj(x), dims[-1:], mode, last)
+    return _primitive("hfftn", "_fft_c2r", out, _conj(x), dims[-1:], mode, last)
 
 
 def _ihfftn(
@@ -486,8 +498,8 @@ def _ihfftn(
     mode = _norm(norm, False)
     half = aten_op("_fft_r2c.default")(x, dims[-1:], mode, True)
     if len(dims) == 1:
-        return _conj_into(out, half)
-    return _primitive("_fft_c2c", out, _conj(half), dims[:-1], mode, False)
+        return _conj_into("ihfftn", out, half)
+    return _primitive("ihfftn", "_fft_c2c", out, _conj(half), dims[:-1], mode, False)
 
 
 def _two_dim(nd: Callable[..., Tensor]) -> Callable[..., Tensor]:
@@ -603,3 +615,270 @@ def fft_fftshift(self: Tensor, dim: Sequence[int] | None = None) -> Tensor:
 @kernel("fft_ifftshift")
 def fft_ifftshift(self: Tensor, dim: Sequence[int] | None = None) -> Tensor:
     return _shift(self, dim, 1)
+
+
+# ---- stft and istft ------------------------------------------------------------------------------
+
+_STFT_NO_WINDOW: Final = (
+    "A window was not provided. A rectangular window will be applied,which is known to cause spectral "
+    "leakage. Other windows such as torch.hann_window or torch.hamming_window are recommended to reduce "
+    "spectral leakage.To suppress this warning and use a rectangular window, explicitly set "
+    "`window=torch.ones(n_fft, device=<device>)`."
+)
+_ISTFT_NO_WINDOW: Final = (
+    "A window was not provided. A rectangular window will be applied.Please provide the same window used "
+    "by stft to make the inversion lossless.To suppress this warning and use a rectangular window, "
+    "explicitly set `window=torch.ones(n_fft, device=<device>)`."
+)
+
+
+def _flag(value: bool | int | None) -> str:
+    """An optional argument as PyTorch's messages print it (bools as 0/1)."""
+    return "None" if value is None else str(int(value))
+
+
+def _window_repr(window: Tensor | None) -> str:
+    return "None" if window is None else f"{window.type()}{{{list(window.shape)}}}"
+
+
+def _stft_frames(
+    self: Tensor,
+    n_fft: int,
+    hop_length: int | None,
+    win_length: int | None,
+    window: Tensor | None,
+    normalized: bool,
+    onesided: bool | None,
+    return_complex: bool | None,
+    align_to_window: bool | None,
+) -> Tensor:
+    """PyTorch's stft without centering: frames of n_fft points every hop_length (as_strided),
+    times the window (zero-padded on both sides to n_fft), transformed along the frame."""
+    if window is None:
+        warnings.warn(_STFT_NO_WINDOW, UserWarning, stacklevel=4)
+    is_complex = self._impl.dtype.is_complex or (window is not None and window._impl.dtype.is_complex)
+    complex_result = is_complex if return_complex is None else return_complex
+    if not complex_result:
+        if return_complex is None:
+            raise RuntimeError(
+                "stft requires the return_complex parameter be given for real inputs, and will further "
+                "require that return_complex=True in a future PyTorch release."
+            )
+        warnings.warn(
+            "stft with return_complex=False is deprecated. In a future pytorch release, stft will return "
+            "complex tensors for all inputs, and return_complex=False will raise an error.\nNote: you can "
+            "still call torch.view_as_real on the complex output to recover the old return format.",
+            UserWarning,
+            stacklevel=4,
+        )
+    hop = n_fft >> 2 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    where = (
+        f"stft({self.type()}{list(self.shape)}, n_fft={n_fft}, hop_length={hop}, win_length={win}, "
+        f"window={_window_repr(window)}, normalized={_flag(normalized)}, onesided={_flag(onesided)}, "
+        f"return_complex={_flag(return_complex)}, align_to_window={_flag(align_to_window)}) : "
+    )
+    d = self._impl.dtype
+    if not (d.is_floating_point or d.is_complex):
+        raise RuntimeError(f"{where}expected a tensor of floating point or complex values")
+    if self.dim() not in (1, 2):
+        raise RuntimeError(f"{where}expected a 1D or 2D tensor")
+    x = self if self.dim() == 2 else aten_op("unsqueeze.default")(self, 0)
+    length = x._impl.sizes[1]
+    if n_fft <= 0 or n_fft > length:
+        raise RuntimeError(f"{where}expected 0 < n_fft < {length}, but got n_fft={win}")
+    if hop <= 0:
+        raise RuntimeError(f"{where}expected hop_length > 0, but got hop_length={hop}")
+    if win <= 0 or win > n_fft:
+        raise RuntimeError(f"{where}expected 0 < win_length <= n_fft, but got win_length={win}")
+    if window is not None and (window.dim() != 1 or window._impl.sizes[0] != win):
+        raise RuntimeError(
+            f"{where}expected a 1D window tensor of size equal to win_length={win}, but got window with size "
+            f"{list(window.shape)}"
+        )
+    left = (n_fft - win) // 2
+    if win < n_fft:
+        source = window
+        like = self if window is None else window
+        window = aten_op("zeros.default")([n_fft], dtype=like._impl.dtype, device=like._impl.device)
+        middle = aten_op("narrow.default")(window, 0, left, win)
+        if source is None:
+            aten_op("fill_.Scalar")(middle, 1)
+        else:
+            aten_op("copy_.default")(middle, source)
+        if align_to_window:
+            x = aten_op("constant_pad_nd.default")(x, [left, left])
+    frames_count = 1 + (x._impl.sizes[1] - n_fft) // hop
+    stride0, stride1 = x._impl.strides
+    frames = aten_op("as_strided.default")(
+        x, [x._impl.sizes[0], frames_count, n_fft], [stride0, hop * stride1, stride1], x._impl.storage_offset
+    )
+    if window is not None:
+        frames = aten_op("mul.Tensor")(frames, window)
+    mode = 1 if normalized else 0
+    if frames._impl.dtype.is_complex:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        result = aten_op("_fft_c2c.default")(frames, [2], mode, True)
+    else:
+        result = aten_op("_fft_r2c.default")(frames, [2], mode, True if onesided is None else onesided)
+    result = aten_op("transpose_.default")(result, 1, 2)
+    if self.dim() == 1:
+        result = aten_op("squeeze_.dim")(result, 0)
+    if complex_result:
+        return result
+    pairs: Tensor = aten_op("view_as_real.default")(result)
+    return pairs
+
+
+@kernel("stft")
+def stft(
+    self: Tensor,
+    n_fft: int,
+    hop_length: int | None = None,
+    win_length: int | None = None,
+    window: Tensor | None = None,
+    normalized: bool = False,
+    onesided: bool | None = None,
+    return_complex: bool | None = None,
+    align_to_window: bool | None = None,
+) -> Tensor:
+    return _stft_frames(
+        self, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, align_to_window
+    )
+
+
+@kernel("stft_center")
+def stft_center(
+    self: Tensor,
+    n_fft: int,
+    hop_length: int | None = None,
+    win_length: int | None = None,
+    window: Tensor | None = None,
+    center: bool = True,
+    pad_mode: str = "reflect",
+    normalized: bool = False,
+    onesided: bool | None = None,
+    return_complex: bool | None = None,
+    align_to_window: bool | None = None,
+) -> Tensor:
+    """torch.stft: with `center`, the signal is first padded by n_fft // 2 on both sides
+    (torch.nn.functional.pad with `pad_mode`, on a 3-d view as PyTorch does)."""
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
+    if center:
+        from framework.nn.functional import pad  # the padding modes live with nn (imported late)
+
+        signal_dim = self.dim()
+        extended = [1] * (3 - signal_dim) + list(self.shape)
+        padded = pad(aten_op("view.default")(self, extended), [n_fft // 2, n_fft // 2], pad_mode)
+        self = aten_op("view.default")(padded, list(padded.shape)[-signal_dim:])
+    return _stft_frames(
+        self, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, align_to_window
+    )
+
+
+@kernel("istft")
+def istft(
+    self: Tensor,
+    n_fft: int,
+    hop_length: int | None = None,
+    win_length: int | None = None,
+    window: Tensor | None = None,
+    center: bool = True,
+    normalized: bool = False,
+    onesided: bool | None = None,
+    length: int | None = None,
+    return_complex: bool = False,
+) -> Tensor:
+    """PyTorch's istft: the inverse transform of each frame, windowed, overlap-added
+    (unfold_backward) and divided by the overlap-added squared window."""
+    if window is None:
+        warnings.warn(_ISTFT_NO_WINDOW, UserWarning, stacklevel=3)
+    hop = n_fft >> 2 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if not self._impl.dtype.is_complex:
+        raise RuntimeError(
+            "istft requires a complex-valued input tensor matching the output from stft with "
+            "return_complex=True."
+        )
+    where = (
+        f"istft(CPU{self._impl.dtype.scalar_type_name}Type{list(self.shape)}, n_fft={n_fft}, "
+        f"hop_length={hop}, win_length={win}, window={_window_repr(window)}, center={_flag(center)}, "
+        f"normalized={_flag(normalized)}, onesided={_flag(onesided)}, length={_flag(length)}, "
+        f"return_complex={_flag(return_complex)})"
+    )
+    pairs = aten_op("view_as_real.default")(self)
+    pairs_dim = pairs.dim()
+    if pairs.numel() == 0:
+        raise RuntimeError(f"{where} : input tensor cannot be empty.")
+    if pairs_dim not in (3, 4):
+        raise RuntimeError(f"{where} : expected a tensor with 3 or 4 dimensions, but got {pairs_dim}")
+    frames_count, fft_size = pairs._impl.sizes[-2], pairs._impl.sizes[-3]
+    one_sided = fft_size != n_fft if onesided is None else onesided
+    if one_sided and n_fft // 2 + 1 != fft_size:
+        raise RuntimeError(
+            f"{where} : expected the frequency dimension (3rd to the last) of the input tensor to match "
+            f"n_fft / 2 + 1 when onesided=True, but got {fft_size}"
+        )
+    if not one_sided and n_fft != fft_size:
+        raise RuntimeError(
+            f"{where} : expected the frequency dimension (3rd to the last) of the input tensor to match "
+            f"n_fft when onesided=False, but got {fft_size}"
+        )
+    if not 0 < hop <= win:
+        raise RuntimeError(f"{where} : expected 0 < hop_length <= win_length")
+    if not 0 < win <= n_fft:
+        raise RuntimeError(f"{where} : expected 0 < win_length <= n_fft")
+    if window is not None and (window.dim() != 1 or window._impl.sizes[0] != win):
+        raise RuntimeError(f"{where} : Invalid window shape. window has to be 1D and length of `win_length`")
+    real_dtype = pairs._impl.dtype
+    envelope_window = (
+        aten_op("ones.default")([win], dtype=real_dtype, device=self._impl.device)
+        if window is None
+        else window
+    )
+    if win != n_fft:
+        left = (n_fft - win) // 2
+        envelope_window = aten_op("constant_pad_nd.default")(envelope_window, [left, n_fft - win - left])
+    if pairs_dim == 3:
+        pairs = aten_op("unsqueeze.default")(pairs, 0)
+    frames = aten_op("view_as_complex.default")(aten_op("transpose.int")(pairs, 1, 2))
+    mode = 1 if normalized else 2
+    if return_complex:
+        if one_sided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        frames = aten_op("_fft_c2c.default")(frames, [2], mode, False)
+    else:
+        if window is not None and window._impl.dtype.is_complex:
+            raise RuntimeError("Complex windows are incompatible with return_complex=False")
+        if not one_sided:
+            frames = aten_op("narrow.default")(frames, -1, 0, n_fft // 2 + 1)
+        frames = aten_op("_fft_c2r.default")(frames, [2], mode, n_fft)
+    expected_length = n_fft + hop * (frames_count - 1)
+    windowed = aten_op("mul.Tensor")(frames, aten_op("view.default")(envelope_window, [1, 1, n_fft]))
+    unfold_backward = aten_op("unfold_backward.default")
+    y = unfold_backward(windowed, [windowed._impl.sizes[0], expected_length], 1, n_fft, hop)
+    squares = aten_op("expand.default")(
+        aten_op("pow.Tensor_Scalar")(envelope_window, 2), [1, frames_count, n_fft]
+    )
+    envelope = unfold_backward(squares, [1, expected_length], 1, n_fft, hop)
+    start = n_fft // 2 if center else 0
+    end = start + length if length is not None else (-(n_fft // 2) if center else expected_length)
+    y = aten_op("slice.Tensor")(y, 1, start, end)
+    envelope = aten_op("slice.Tensor")(envelope, 1, start, end)
+    if bool(aten_op("lt.Scalar")(aten_op("min.default")(aten_op("abs.default")(envelope)), 1e-11).item()):
+        raise RuntimeError(f"{where} window overlap add min: 1\n[ CPUBoolType{{}} ]")
+    y = aten_op("div.Tensor")(y, envelope)
+    if pairs_dim == 3:
+        y = aten_op("squeeze.dim")(y, 0)
+    if end > expected_length:
+        warnings.warn(
+            "The length of signal is shorter than the length parameter. Result is being padded with zeros "
+            "in the tail. Please check your center and hop_length settings.",
+            UserWarning,
+            stacklevel=3,
+        )
+        y = aten_op("constant_pad_nd.default")(y, [0, end - expected_length])
+    result: Tensor = y
+    return result
