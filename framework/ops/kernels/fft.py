@@ -9,12 +9,14 @@ number of signal points over the transformed dimensions.
 fft, ifft, rfft, irfft, hfft, ihfft and their 2-d and n-d forms are CompositeImplicitAutograd, as
 in PyTorch: the input is promoted (integers and bool to the default float dtype; float16 refused
 on CPU), cropped or zero-padded to the requested sizes (slice, constant_pad_nd) and handed to a
-primitive, so the result's grad_fn is the primitive's node.  The inverse transforms of real
-input (ifft of a real tensor, ihfft, hfft) conjugate as PyTorch does; `conj` is not an operator
-here yet, so the conjugate is composed as view_as_real, a multiplication by (1, -1) and
-view_as_complex (ViewAsComplexBackward0 where PyTorch records ConjBackward0 or
-ConjPhysicalBackward0).  fftfreq and rfftfreq are CompositeExplicitAutograd factories;
-fftshift and ifftshift roll."""
+primitive, so the result's grad_fn is the primitive's node.  ifft of a real tensor, ihfft, hfft
+and their n-d forms conjugate as PyTorch does; `conj` is not an operator here yet, so the
+conjugate is composed as view_as_real, a multiplication by (1, -1) and view_as_complex
+(ViewAsComplexBackward0 where PyTorch records ConjBackward0 or ConjPhysicalBackward0).  fftfreq
+and rfftfreq are CompositeExplicitAutograd factories; fftshift and ifftshift roll.
+
+stft and istft are PyTorch's compositions too (as_strided frames, the window, _fft_r2c/_fft_c2c;
+the inverse transform, unfold_backward overlap-add and the window envelope)."""
 
 from __future__ import annotations
 
@@ -647,13 +649,17 @@ def _stft_frames(
     hop_length: int | None,
     win_length: int | None,
     window: Tensor | None,
+    center: bool,
+    pad_mode: str,
     normalized: bool,
     onesided: bool | None,
     return_complex: bool | None,
     align_to_window: bool | None,
 ) -> Tensor:
-    """PyTorch's stft without centering: frames of n_fft points every hop_length (as_strided),
-    times the window (zero-padded on both sides to n_fft), transformed along the frame."""
+    """PyTorch's stft: the signal padded by n_fft // 2 on both sides when `center`
+    (torch.nn.functional.pad with `pad_mode`, on a 3-d view), frames of n_fft points every
+    hop_length (as_strided), times the window (zero-padded on both sides to n_fft), transformed
+    along the frame."""
     if window is None:
         warnings.warn(_STFT_NO_WINDOW, UserWarning, stacklevel=4)
     is_complex = self._impl.dtype.is_complex or (window is not None and window._impl.dtype.is_complex)
@@ -684,6 +690,11 @@ def _stft_frames(
     if self.dim() not in (1, 2):
         raise RuntimeError(f"{where}expected a 1D or 2D tensor")
     x = self if self.dim() == 2 else aten_op("unsqueeze.default")(self, 0)
+    if center:
+        from framework.nn.functional import pad  # the padding modes live with nn (imported late)
+
+        padded = pad(aten_op("view.default")(x, [1, *x.shape]), [n_fft // 2, n_fft // 2], pad_mode)
+        x = aten_op("view.default")(padded, list(padded.shape)[1:])
     length = x._impl.sizes[1]
     if n_fft <= 0 or n_fft > length:
         raise RuntimeError(f"{where}expected 0 < n_fft < {length}, but got n_fft={win}")
@@ -719,7 +730,7 @@ def _stft_frames(
     if frames._impl.dtype.is_complex:
         if onesided:
             raise RuntimeError("Cannot have onesided output if window or input is complex")
-        result = aten_op("_fft_c2c.default")(frames, [2], mode, True)
+        result: Tensor = aten_op("_fft_c2c.default")(frames, [2], mode, True)
     else:
         result = aten_op("_fft_r2c.default")(frames, [2], mode, True if onesided is None else onesided)
     result = aten_op("transpose_.default")(result, 1, 2)
@@ -744,7 +755,17 @@ def stft(
     align_to_window: bool | None = None,
 ) -> Tensor:
     return _stft_frames(
-        self, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, align_to_window
+        self,
+        n_fft,
+        hop_length,
+        win_length,
+        window,
+        False,
+        "",
+        normalized,
+        onesided,
+        return_complex,
+        align_to_window,
     )
 
 
@@ -762,19 +783,20 @@ def stft_center(
     return_complex: bool | None = None,
     align_to_window: bool | None = None,
 ) -> Tensor:
-    """torch.stft: with `center`, the signal is first padded by n_fft // 2 on both sides
-    (torch.nn.functional.pad with `pad_mode`, on a 3-d view as PyTorch does)."""
     if center and align_to_window is not None:
         raise RuntimeError("stft align_to_window should only be set when center = false")
-    if center:
-        from framework.nn.functional import pad  # the padding modes live with nn (imported late)
-
-        signal_dim = self.dim()
-        extended = [1] * (3 - signal_dim) + list(self.shape)
-        padded = pad(aten_op("view.default")(self, extended), [n_fft // 2, n_fft // 2], pad_mode)
-        self = aten_op("view.default")(padded, list(padded.shape)[-signal_dim:])
     return _stft_frames(
-        self, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, align_to_window
+        self,
+        n_fft,
+        hop_length,
+        win_length,
+        window,
+        center,
+        pad_mode,
+        normalized,
+        onesided,
+        return_complex,
+        align_to_window,
     )
 
 
