@@ -1,7 +1,8 @@
 """The operators PyTorch binds in Python (torch/functional.py) rather than from its yaml: their
 Python signatures differ from their schemas (tensors as separate arguments, `dims` as an int or a
 pair of lists, `compute_mode` as a string, stft's centering padding done before the operator).
-Each normalizes its arguments and calls the operator; the code generator leaves these names out of `framework._generated.functions`."""
+Each normalizes its arguments and calls the operator; the code generator leaves these names out
+of `framework._generated.functions`."""
 
 from __future__ import annotations
 
