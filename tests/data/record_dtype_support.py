@@ -354,7 +354,10 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
             "adaptive_max_pool3d_backward",
         )
     },
-    **{op: {"self": Tensor((1, 2, 3, 3, 3)), "grad_output": Tensor((1, 2, 5, 5, 5))} for op in _PAD3D_OPS},
+    **{
+        op: {"self": Tensor((1, 2, 3, 3, 3)), "grad_output": Tensor((1, 2, 5, 5, 5))}
+        for op in _PAD3D_OPS
+    },
     "max_unpool3d": {"self": Tensor(_POOLED3), "indices": _VOLUME_INDICES},
     "im2col": {"self": Tensor(_IMAGE)},
     "col2im": {"self": Tensor((1, 8, 9))},
@@ -598,7 +601,10 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
             ("output_size", [4, 4, 4] if op == "max_unpool3d" else [2, 2, 2]),
         )
     },
-    **{(op, "padding"): [1] * 6 for op in _PAD3D_OPS},
+    **{
+        (op, "padding"): [1] * 6
+        for op in _PAD3D_OPS
+    },
     ("col2im", "output_size"): [4, 4],
     # math, special functions, statistics
     ("bitwise_left_shift", "self"): 2,
