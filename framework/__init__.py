@@ -106,6 +106,7 @@ from framework.functional import (
     einsum,
     lu,
     meshgrid,
+    stft,
     tensordot,
     unravel_index,
 )
@@ -129,6 +130,7 @@ from framework import autograd as autograd  # noqa: E402
 from framework import backends as backends  # noqa: E402
 from framework import cuda as cuda  # noqa: E402
 from framework import distributions as distributions  # noqa: E402
+from framework import fft as fft  # noqa: E402
 from framework import func as func  # noqa: E402  (transforms over autograd and nn)
 from framework import linalg as linalg  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
@@ -241,6 +243,7 @@ __all__ = [
     "eig",
     "einsum",
     "enable_grad",
+    "fft",
     "finfo",
     "float",
     "float16",
@@ -316,6 +319,7 @@ __all__ = [
     "short",
     "solve",
     "special",
+    "stft",
     "strided",
     "svd_lowrank",
     "symeig",

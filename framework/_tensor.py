@@ -874,6 +874,36 @@ class Tensor(TensorMethods):
 
         symeig(self, eigenvectors)
 
+    def stft(
+        self,
+        n_fft: builtins.int,
+        hop_length: builtins.int | None = None,
+        win_length: builtins.int | None = None,
+        window: Tensor | None = None,
+        center: builtins.bool = True,
+        pad_mode: str = "reflect",
+        normalized: builtins.bool = False,
+        onesided: builtins.bool | None = None,
+        return_complex: builtins.bool | None = None,
+        align_to_window: builtins.bool | None = None,
+    ) -> Tensor:
+        """`framework.stft(self, ...)`: the short-time Fourier transform."""
+        from framework.functional import stft
+
+        return stft(
+            self,
+            n_fft,
+            hop_length,
+            win_length,
+            window,
+            center,
+            pad_mode,
+            normalized,
+            onesided,
+            return_complex,
+            align_to_window,
+        )
+
     def __format__(self, format_spec: str) -> str:
         """A 0-dim tensor formats as its value (`f"{loss:.4f}"`), as in PyTorch; anything else (a
         subclass such as Parameter included) as an object, which takes no format spec."""

@@ -17,6 +17,9 @@ _embedding_bag = function("_embedding_bag")
 _embedding_bag_backward = function("_embedding_bag_backward")
 _embedding_bag_per_sample_weights_backward = function("_embedding_bag_per_sample_weights_backward")
 _euclidean_dist = function("_euclidean_dist")
+_fft_c2c = function("_fft_c2c")
+_fft_c2r = function("_fft_c2r")
+_fft_r2c = function("_fft_r2c")
 _histogramdd_bin_edges = function("_histogramdd_bin_edges")
 _histogramdd_from_bin_cts = function("_histogramdd_from_bin_cts")
 _histogramdd_from_bin_tensors = function("_histogramdd_from_bin_tensors")
@@ -332,6 +335,7 @@ isnan = function("isnan")
 isneginf = function("isneginf")
 isposinf = function("isposinf")
 isreal = function("isreal")
+istft = function("istft")
 kaiser_window = function("kaiser_window")
 kl_div = function("kl_div")
 kron = function("kron")
@@ -665,6 +669,9 @@ __all__ = [
     "_embedding_bag_backward",
     "_embedding_bag_per_sample_weights_backward",
     "_euclidean_dist",
+    "_fft_c2c",
+    "_fft_c2r",
+    "_fft_r2c",
     "_histogramdd_bin_edges",
     "_histogramdd_from_bin_cts",
     "_histogramdd_from_bin_tensors",
@@ -980,6 +987,7 @@ __all__ = [
     "isneginf",
     "isposinf",
     "isreal",
+    "istft",
     "kaiser_window",
     "kl_div",
     "kron",

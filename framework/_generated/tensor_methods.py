@@ -234,6 +234,7 @@ class TensorMethods:
     isneginf = method("isneginf")
     isposinf = method("isposinf")
     isreal = method("isreal")
+    istft = method("istft")
     kron = method("kron")
     kthvalue = method("kthvalue")
     lcm = method("lcm")

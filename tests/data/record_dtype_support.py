@@ -712,6 +712,12 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     **{(op, "kernel_size"): [2, 2, 2] for op in ("fractional_max_pool3d", "fractional_max_pool3d_backward")},
     **{(op, "output_size"): [2, 2, 2] for op in ("fractional_max_pool3d", "fractional_max_pool3d_backward")},
     ("native_channel_shuffle", "groups"): 2,
+    # torch.fft primitives (dim 0 of the (2, 3) sample: 2 // 2 + 1 = 2 onesided points)
+    **{(op, "normalization"): 1 for op in ("_fft_r2c", "_fft_c2r", "_fft_c2c")},
+    ("_fft_r2c", "onesided"): True,
+    ("_fft_c2r", "last_dim_size"): 2,
+    ("_fft_c2c", "forward"): True,
+    **{(op, "n_fft"): 2 for op in ("stft", "istft")},
 }
 
 

@@ -3,6 +3,7 @@
 from framework.ops.kernels import activation as activation
 from framework.ops.kernels import composite as composite
 from framework.ops.kernels import factories as factories
+from framework.ops.kernels import fft as fft
 from framework.ops.kernels import indexing as indexing
 from framework.ops.kernels import indexing_more as indexing_more
 from framework.ops.kernels import linalg as linalg
