@@ -637,7 +637,7 @@ def _normal_scalar_path(gen: Generator, n: int) -> npt.NDArray[np.float64]:
     doubles gives ``r cos t`` now and caches ``r sin t`` in the generator for the next element."""
     out = np.empty(n, dtype=np.float64)
     start = 0
-    if gen._next_double_normal is not None:
+    if n and gen._next_double_normal is not None:
         out[0] = gen._next_double_normal
         gen._next_double_normal = None
         start = 1
