@@ -420,11 +420,13 @@ class Tensor(TensorMethods):
         bits = self._impl.key_set.repr
         if bits & CONJ_BIT:
             raise RuntimeError(
-                "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead."
+                "Can't call numpy() on Tensor that has conjugate bit set. "
+                "Use tensor.resolve_conj().numpy() instead."
             )
         if bits & NEG_BIT:
             raise RuntimeError(
-                "Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg().numpy() instead."
+                "Can't call numpy() on Tensor that has negative bit set. "
+                "Use tensor.resolve_neg().numpy() instead."
             )
         return self._impl.numpy_view()
 

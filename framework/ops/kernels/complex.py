@@ -11,6 +11,7 @@ ConjPhysicalBackward0)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from framework.ops.kernels._registry import (
     check_out_dtype,
     kernel,
     make_view,
+    not_implemented,
     resize_output,
     same_device,
     structured,
@@ -47,6 +49,11 @@ def _toggled_view(self: Tensor, bit: int) -> Tensor:
 
 @kernel("_conj")
 def _conj(self: Tensor) -> Tensor:
+    if not self._impl.dtype.is_complex:
+        raise RuntimeError(
+            f"_conj: the conjugate bit is only for complex tensors, got {self._impl.dtype.scalar_type_name} "
+            "(conj() returns a tensor that is not complex itself)"
+        )
     return _toggled_view(self, CONJ_BIT)
 
 
@@ -102,6 +109,14 @@ def conj_physical(self: Tensor) -> Tensor:
     return result
 
 
+def _conjugate_into(out: Array, values: Array) -> None:
+    """`out[...] = conj(values)`; values that are not complex are copied."""
+    if values.dtype.kind == "c":
+        np.conjugate(values, out=out)
+    else:
+        out[...] = values
+
+
 @kernel("_conj_physical")
 def _conj_physical(self: Tensor) -> Tensor:
     if self._impl.key_set.repr & CONJ_BIT:
@@ -110,7 +125,7 @@ def _conj_physical(self: Tensor) -> Tensor:
     impl = self._impl
     out = TensorImpl.empty(impl.sizes, impl.dtype, impl.device)
     if out.storage.data is not None:
-        np.conjugate(array(self), out=out.numpy_view())
+        _conjugate_into(out.numpy_view(), array(self))
     return Tensor(out)
 
 
@@ -119,7 +134,7 @@ def conj_physical_out(self: Tensor, *, out: Tensor) -> Tensor:
     check_out_dtype(out, self._impl.dtype)
     resize_output(out, self._impl.sizes)
     if out._impl.storage.data is not None:
-        np.conjugate(array(self), out=array(out))
+        _conjugate_into(array(out), array(self))
     return out
 
 
@@ -158,8 +173,8 @@ structured("angle", _angle_meta, _angle_impl, inplace=False)
 
 
 def _pair_meta(op: str, first: Tensor, second: Tensor) -> TensorMeta:
-    """complex(real, imag) and polar(abs, angle): two tensors of one floating dtype, broadcast;
-    the result is the matching complex dtype."""
+    """complex(real, imag) and polar(abs, angle) take two tensors of one floating dtype, which
+    broadcast: their shape, that dtype (the result has the matching complex dtype) and device."""
     a, b = first._impl.dtype, second._impl.dtype
     if a not in (float16, float32, float64) or b not in (float16, float32, float64):
         raise RuntimeError(
@@ -171,37 +186,36 @@ def _pair_meta(op: str, first: Tensor, second: Tensor) -> TensorMeta:
             f"Expected object of scalar type {a.scalar_type_name} but got scalar type "
             f"{b.scalar_type_name} for second argument"
         )
-    if a is float16:
-        raise RuntimeError(f"{op}: Half inputs need complex32, which is not supported")
     device = same_device(op, (first, second))
-    return TensorMeta(broadcast_shapes(first._impl.sizes, second._impl.sizes), a.to_complex(), device)
+    return TensorMeta(broadcast_shapes(first._impl.sizes, second._impl.sizes), a, device)
 
 
-def _pair_op(op: str, combine: Any) -> None:
-    def compute(first: Tensor, second: Tensor) -> tuple[TensorMeta, Array | None]:
-        m = _pair_meta(op, first, second)
-        if first._impl.storage.data is None:
-            return m, None
-        return m, combine(array(first), array(second))
+def _pair_op(op: str, combine: Callable[[Array, Array], Array]) -> None:
+    def fill(out: TensorImpl, first: Tensor, second: Tensor) -> None:
+        if out.storage.data is not None:
+            out.numpy_view()[...] = combine(array(first), array(second))
 
     def functional(first: Tensor, second: Tensor) -> Tensor:
-        m, values = compute(first, second)
-        impl = TensorImpl.empty(m.sizes, m.dtype, m.device)
-        if values is not None:
-            impl.numpy_view()[...] = values
+        m = _pair_meta(op, first, second)
+        if m.dtype is float16:
+            if op == "polar":
+                raise not_implemented("polar_cpu", float16)
+            raise RuntimeError("complex: Half inputs make a ComplexHalf tensor, which is not supported")
+        impl = TensorImpl.empty(m.sizes, m.dtype.to_complex(), m.device)
+        fill(impl, first, second)
         return Tensor(impl)
 
     def out_variant(first: Tensor, second: Tensor, *, out: Tensor) -> Tensor:
-        m, values = compute(first, second)
+        m = _pair_meta(op, first, second)
         got = out._impl.dtype
-        if got is not m.dtype:
+        if m.dtype is float16 or got is not m.dtype.to_complex():
+            expected = "ComplexHalf" if m.dtype is float16 else m.dtype.to_complex().scalar_type_name
             raise RuntimeError(
-                f"Expected object of scalar type {m.dtype.scalar_type_name} but got scalar type "
+                f"Expected object of scalar type {expected} but got scalar type "
                 f"{got.scalar_type_name} for argument 'out'"
             )
         resize_output(out, m.sizes)
-        if values is not None:
-            array(out)[...] = values
+        fill(out._impl, first, second)
         return out
 
     kernel(op)(functional)
@@ -222,4 +236,3 @@ def _complex(real: Array, imag: Array) -> Array:
 
 _pair_op("polar", _polar)
 _pair_op("complex", _complex)
-
