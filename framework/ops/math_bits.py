@@ -8,7 +8,8 @@ with a tensor that has the bit, the fallback at the bit's key
 
 - lets view operators through (their outputs inherit the key set, hence the bit), and the
   operators PyTorch lists as fallthrough (copy_, clone, conj_physical_, the factories `*_like`,
-  reshape, ...), whose kernels read the bits themselves;
+  reshape, the in-place views transpose_, t_, ...), whose kernels read the bits themselves or
+  never read elements;
 - otherwise replaces every input with the bit by a clone (clone materializes the bits), runs the
   operator below its key and, for an in-place or out= argument with the bit, copies the result
   back into it (copy_ writes through the bit).
@@ -41,8 +42,14 @@ _FALLTHROUGH_BOTH: Final = (
     "view",
     "_unsafe_view",
     "reshape",
+    "as_strided_",
+    "squeeze_",
+    "transpose_",
+    "t_",
+    "unsqueeze_",
 )
-"""PyTorch's fallthrough operators of both keys that this framework has."""
+"""PyTorch's fallthrough operators of both keys that this framework has (the in-place views last:
+they change the geometry of the tensor with the bit, which keeps it)."""
 
 _FALLTHROUGH: Final[dict[DispatchKey, tuple[str, ...]]] = {
     DispatchKey.Conjugate: (

@@ -168,6 +168,8 @@ def test_writes_through_the_bits() -> None:
     w = framework.zeros(4, dtype=framework.complex128)
     w.conj().copy_(_z())
     np.testing.assert_array_equal(w.numpy(), Z.conj())
+    c = _z().view(2, 2).conj()
+    assert c.t_() is c and c.is_conj() and c.tolist() == Z.conj().reshape(2, 2).T.tolist()
     out = framework.zeros(4, dtype=framework.complex128)
     framework.add(_z(), 1, out=out.conj())
     np.testing.assert_array_equal(out.numpy(), (Z + 1).conj())
