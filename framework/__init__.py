@@ -126,6 +126,7 @@ framework.ops._api_runtime.build(framework.ops._native.NATIVE)
 
 import framework.autograd.derivatives  # noqa: E402  (its kernels use the API built above)
 import framework.autograd.functional  # noqa: E402  (imports the API above, as autograd.functional)
+import framework.ops.math_bits  # noqa: E402  (the Conjugate and Negative fallbacks)
 from framework import autograd as autograd  # noqa: E402
 from framework import backends as backends  # noqa: E402
 from framework import cuda as cuda  # noqa: E402

@@ -38,7 +38,7 @@ from framework.c10.dtypes import (
 )
 from framework.c10.dtypes import dtype as _dtype
 from framework.c10.storage import StorageImpl, UntypedStorage, get_cpu_allocator, get_meta_allocator
-from framework.c10.tensor_impl import TensorImpl
+from framework.c10.tensor_impl import CONJ_BIT, NEG_BIT, TensorImpl
 
 if TYPE_CHECKING:
     from framework.autograd.graph import Node, RemovableHandle
@@ -416,6 +416,14 @@ class Tensor(TensorMethods):
         """Whether the dtype is a complex type."""
         return self._impl.dtype.is_complex
 
+    def is_conj(self) -> builtins.bool:
+        """Whether this is a lazily conjugated view (its elements read conjugated)."""
+        return builtins.bool(self._impl.key_set.repr & CONJ_BIT)
+
+    def is_neg(self) -> builtins.bool:
+        """Whether this is a lazily negated view (its elements read negated)."""
+        return builtins.bool(self._impl.key_set.repr & NEG_BIT)
+
     def is_signed(self) -> builtins.bool:
         """Whether the dtype is signed (every dtype but uint8 and bool)."""
         return self._impl.dtype.is_signed
@@ -450,13 +458,24 @@ class Tensor(TensorMethods):
         """A NumPy array sharing this tensor's memory (`force=True`: a copy, even of a tensor
         that requires grad)."""
         if force:
-            return self._impl.numpy_view().copy()
+            return self._impl.logical_values().copy()
         return self._array()
 
     def _array(self) -> npt.NDArray[Any]:
         if self.requires_grad:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
+        bits = self._impl.key_set.repr
+        if bits & CONJ_BIT:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has conjugate bit set. "
+                "Use tensor.resolve_conj().numpy() instead."
+            )
+        if bits & NEG_BIT:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has negative bit set. "
+                "Use tensor.resolve_neg().numpy() instead."
             )
         return self._impl.numpy_view()
 
@@ -475,7 +494,7 @@ class Tensor(TensorMethods):
         return from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     def tolist(self) -> Any:
-        return self._impl.numpy_view().tolist()
+        return self._impl.logical_values().tolist()
 
     def __len__(self) -> builtins.int:
         if not self._impl.sizes:
@@ -542,12 +561,12 @@ class Tensor(TensorMethods):
         ndim = self.dim()
         if ndim == 0:
             warn_once("mH0", "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
-            return self._adjoint_of_real("mH")
+            return self.conj()
         if ndim < 2:
             raise RuntimeError(
                 f"tensor.mH is only supported on matrices or batches of matrices. Got {ndim}-D tensor."
             )
-        return self._adjoint_of_real("mH").transpose(-2, -1)
+        return self.transpose(-2, -1).conj()
 
     @property
     def H(self) -> Tensor:
@@ -556,22 +575,13 @@ class Tensor(TensorMethods):
         ndim = self.dim()
         if ndim == 0:
             warn_once("H0", "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
-            return self._adjoint_of_real("H")
+            return self.conj()
         if ndim != 2:
             raise RuntimeError(
                 f"tensor.H is only supported on matrices (2-D tensors). Got {ndim}-D tensor. For "
                 "batches of matrices, consider using tensor.mH"
             )
-        return self._adjoint_of_real("H").transpose(0, 1)
-
-    def _adjoint_of_real(self, name: str) -> Tensor:
-        """`self`, which conjugation leaves as it is unless it is complex: complex tensors are
-        refused, as conjugation (PyTorch's lazy `conj` views) is not implemented."""
-        if self._impl.dtype.is_complex:
-            raise NotImplementedError(
-                f"Tensor.{name} of a complex tensor needs conj(), which this framework does not implement"
-            )
-        return self
+        return self.transpose(0, 1).conj()
 
     @overload
     def type(self, dtype: None = None, non_blocking: builtins.bool = False) -> str: ...
@@ -802,7 +812,7 @@ class Tensor(TensorMethods):
     def item(self) -> builtins.bool | builtins.int | builtins.float | builtins.complex:
         if self._impl.numel() != 1:
             raise RuntimeError(f"a Tensor with {self._impl.numel()} elements cannot be converted to Scalar")
-        value: bool | int | float | complex = self._impl.numpy_view().reshape(()).item()
+        value: bool | int | float | complex = self._impl.logical_values().reshape(()).item()
         return value
 
     def new_tensor(
@@ -913,7 +923,7 @@ class Tensor(TensorMethods):
 
     def __repr__(self) -> str:
         impl = self._impl
-        data = None if impl.storage.data is None else impl.numpy_view()
+        data = None if impl.storage.data is None else impl.logical_values()
         return format_tensor(
             data,
             dtype_name=impl.dtype.name,

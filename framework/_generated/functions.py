@@ -10,6 +10,8 @@ _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _adaptive_avg_pool3d = function("_adaptive_avg_pool3d")
 _adaptive_avg_pool3d_backward = function("_adaptive_avg_pool3d_backward")
 _cdist_forward = function("_cdist_forward")
+_conj = function("_conj")
+_conj_physical = function("_conj_physical")
 _ctc_loss = function("_ctc_loss")
 _ctc_loss_backward = function("_ctc_loss_backward")
 _dirichlet_grad = function("_dirichlet_grad")
@@ -28,6 +30,7 @@ _linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
 _lu_with_info = function("_lu_with_info")
+_neg_view = function("_neg_view")
 _pdist_backward = function("_pdist_backward")
 _pdist_forward = function("_pdist_forward")
 _prelu_kernel = function("_prelu_kernel")
@@ -81,6 +84,7 @@ alpha_dropout_ = function("alpha_dropout_")
 amax = function("amax")
 amin = function("amin")
 aminmax = function("aminmax")
+angle = function("angle")
 any = function("any")
 arange = function("arange")
 arccos = function("arccos")
@@ -161,8 +165,12 @@ clone = function("clone")
 col2im = function("col2im")
 column_stack = function("column_stack")
 combinations = function("combinations")
+complex = function("complex")
 concat = function("concat")
 concatenate = function("concatenate")
+conj = function("conj")
+conj_physical = function("conj_physical")
+conj_physical_ = function("conj_physical_")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
@@ -325,6 +333,8 @@ index_select = function("index_select")
 inner = function("inner")
 instance_norm = function("instance_norm")
 inverse = function("inverse")
+is_conj = function("is_conj")
+is_neg = function("is_neg")
 is_same_size = function("is_same_size")
 is_signed = function("is_signed")
 isclose = function("isclose")
@@ -476,6 +486,7 @@ pixel_shuffle = function("pixel_shuffle")
 pixel_unshuffle = function("pixel_unshuffle")
 poisson = function("poisson")
 poisson_nll_loss = function("poisson_nll_loss")
+polar = function("polar")
 polygamma = function("polygamma")
 positive = function("positive")
 pow = function("pow")
@@ -519,6 +530,8 @@ replication_pad3d_backward = function("replication_pad3d_backward")
 reshape = function("reshape")
 resize_ = function("resize_")
 resize_as_ = function("resize_as_")
+resolve_conj = function("resolve_conj")
+resolve_neg = function("resolve_neg")
 rms_norm = function("rms_norm")
 roll = function("roll")
 rot90 = function("rot90")
@@ -662,6 +675,8 @@ __all__ = [
     "_adaptive_avg_pool3d",
     "_adaptive_avg_pool3d_backward",
     "_cdist_forward",
+    "_conj",
+    "_conj_physical",
     "_ctc_loss",
     "_ctc_loss_backward",
     "_dirichlet_grad",
@@ -680,6 +695,7 @@ __all__ = [
     "_log_softmax",
     "_log_softmax_backward_data",
     "_lu_with_info",
+    "_neg_view",
     "_pdist_backward",
     "_pdist_forward",
     "_prelu_kernel",
@@ -733,6 +749,7 @@ __all__ = [
     "amax",
     "amin",
     "aminmax",
+    "angle",
     "any",
     "arange",
     "arccos",
@@ -813,8 +830,12 @@ __all__ = [
     "col2im",
     "column_stack",
     "combinations",
+    "complex",
     "concat",
     "concatenate",
+    "conj",
+    "conj_physical",
+    "conj_physical_",
     "constant_pad_nd",
     "conv1d",
     "conv2d",
@@ -977,6 +998,8 @@ __all__ = [
     "inner",
     "instance_norm",
     "inverse",
+    "is_conj",
+    "is_neg",
     "is_same_size",
     "is_signed",
     "isclose",
@@ -1128,6 +1151,7 @@ __all__ = [
     "pixel_unshuffle",
     "poisson",
     "poisson_nll_loss",
+    "polar",
     "polygamma",
     "positive",
     "pow",
@@ -1171,6 +1195,8 @@ __all__ = [
     "reshape",
     "resize_",
     "resize_as_",
+    "resolve_conj",
+    "resolve_neg",
     "rms_norm",
     "roll",
     "rot90",

@@ -25,15 +25,17 @@ class DispatchKey(enum.IntEnum):
     FPGA = 4
     BackendSelect = 5
     Python = 6
-    ADInplaceOrView = 7
-    AutogradOther = 8
-    AutogradCPU = 9
-    AutogradPrivateUse1 = 10
-    AutogradMeta = 11
+    Conjugate = 7
+    Negative = 8
+    ADInplaceOrView = 9
+    AutogradOther = 10
+    AutogradCPU = 11
+    AutogradPrivateUse1 = 12
+    AutogradMeta = 13
     # Alias keys: never in a key set.
-    Autograd = 12
-    CompositeImplicitAutograd = 13
-    CompositeExplicitAutograd = 14
+    Autograd = 14
+    CompositeImplicitAutograd = 15
+    CompositeExplicitAutograd = 16
 
     @property
     def is_alias(self) -> bool:
@@ -90,7 +92,7 @@ class DispatchKeySet:
 
     @classmethod
     def from_bits(cls, bits: int) -> DispatchKeySet:
-        """The set whose bitset is `bits`.  Sets are interned (there are at most 2**11), so
+        """The set whose bitset is `bits`.  Sets are interned (there are at most 2**13), so
         this is a dictionary lookup on the hot path."""
         ks = _INTERNED.get(bits)
         if ks is None:

@@ -45,7 +45,7 @@ def _each(overloads: str, dtypes: tuple[str, ...], reason: str) -> dict[tuple[st
 
 EXPECTED_FAILURES: Final[dict[tuple[str, str], str]] = {
     **_each(
-        "view_as_complex",
+        "view_as_complex complex",
         ("float16",),
         "PyTorch views float16 pairs as complex32 (ComplexHalf), a dtype framework does not have",
     ),

@@ -789,11 +789,9 @@ def linalg_vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
 
 
 def conj(t: Tensor) -> Tensor:
-    """The complex conjugate of a complex tensor (a new tensor, through differentiable views)."""
-    parts = aten_op("view_as_real.default")(t)
-    flip = aten_op("scalar_tensor.default")(1.0, dtype=parts._impl.dtype)
-    sign = aten_op("stack.default")([flip, aten_op("neg.default")(flip)])
-    result: Tensor = aten_op("view_as_complex.default")(aten_op("mul.Tensor")(parts, sign))
+    """The complex conjugate of a complex tensor, as a new tensor (conj_physical: differentiable,
+    and right for a conjugate view too)."""
+    result: Tensor = aten_op("conj_physical.default")(t)
     return result
 
 
