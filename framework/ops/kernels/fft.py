@@ -10,9 +10,7 @@ fft, ifft, rfft, irfft, hfft, ihfft and their 2-d and n-d forms are CompositeImp
 in PyTorch: the input is promoted (integers and bool to the default float dtype; float16 refused
 on CPU), cropped or zero-padded to the requested sizes (slice, constant_pad_nd) and handed to a
 primitive, so the result's grad_fn is the primitive's node.  ifft of a real tensor, ihfft, hfft
-and their n-d forms conjugate as PyTorch does; `conj` is not an operator here yet, so the
-conjugate is composed as view_as_real, a multiplication by (1, -1) and view_as_complex
-(ViewAsComplexBackward0 where PyTorch records ConjBackward0 or ConjPhysicalBackward0).  fftfreq
+and their n-d forms conjugate as PyTorch does, with a conjugate view (ConjBackward0).  fftfreq
 and rfftfreq are CompositeExplicitAutograd factories; fftshift and ifftshift roll.
 
 stft and istft are PyTorch's compositions too (as_strided frames, the window, _fft_r2c/_fft_c2c;
@@ -220,14 +218,8 @@ def _resize(x: Tensor, dims: Sequence[int], sizes: Sequence[int]) -> Tensor:
 
 
 def _conj(x: Tensor) -> Tensor:
-    """The complex conjugate of `x`: its (real, imaginary) pairs times (1, -1), viewed as complex
-    again (see the module docstring)."""
-    pairs: Tensor = aten_op("view_as_real.default")(x)
-    impl = pairs._impl
-    sign = new_tensor((2,), impl.dtype, impl.device)
-    if not is_meta(impl.device):
-        array(sign)[...] = (1, -1)
-    conjugate: Tensor = aten_op("view_as_complex.default")(aten_op("mul.Tensor")(pairs, sign))
+    """The complex conjugate of `x`: a conjugate view, as PyTorch's `Tensor.conj()`."""
+    conjugate: Tensor = aten_op("conj.default")(x)
     return conjugate
 
 
