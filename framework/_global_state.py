@@ -20,6 +20,7 @@ import os
 from typing import Any
 
 from framework._tensor import Tensor
+from framework._typed_storage import TypedStorage
 from framework.c10.device import Device
 from framework.c10.dtypes import dtype
 from framework.c10.storage import UntypedStorage
@@ -135,8 +136,8 @@ def is_complex(input: Tensor) -> bool:
 
 
 def is_storage(obj: object) -> bool:
-    """Whether `obj` is a storage (what `Tensor.untyped_storage()` returns)."""
-    return isinstance(obj, UntypedStorage)
+    """Whether `obj` is a storage (what `Tensor.untyped_storage()` or `Tensor.storage()` returns)."""
+    return isinstance(obj, (UntypedStorage, TypedStorage))
 
 
 def result_type(tensor: Tensor | complex, other: Tensor | complex) -> dtype:

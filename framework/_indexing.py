@@ -55,9 +55,12 @@ def _consumed(item: Any) -> int:
 
 def _item(item: Any) -> Any:
     """An index item as PyTorch reads it: a NumPy integer is an int, a NumPy array a tensor
-    (integer or boolean, like the array), anything else is checked as it is."""
+    (integer or boolean, like the array), a 0-dim boolean tensor its bool, anything else is
+    checked as it is."""
     if isinstance(item, np.integer):
         return int(item)
+    if isinstance(item, _tensor.Tensor) and item.dim() == 0 and item.dtype is bool_:
+        return bool(item.item())
     if isinstance(item, np.ndarray):
         return _to_tensor(item)
     if isinstance(item, (int, slice, _tensor.Tensor, list, tuple)) or item is None or item is Ellipsis:

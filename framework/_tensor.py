@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, SupportsIndex, TypeGuard, overload
+from typing import TYPE_CHECKING, Any, Final, NoReturn, SupportsIndex, TypeGuard, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -15,9 +15,10 @@ from framework._generated.tensor_methods import TensorMethods
 from framework._size import SIZES as _SIZES
 from framework._size import Size, size_of
 from framework._tensor_str import format_tensor
+from framework._typed_storage import TypedStorage, legacy_storage, warn_typed_storage_removal
 from framework.autograd import variable
 from framework.autograd.graph import is_inference
-from framework.c10.device import Device, Layout
+from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dispatch_key import DispatchKeySet
 from framework.c10.dtypes import (
     bfloat16,
@@ -38,20 +39,34 @@ from framework.c10.dtypes import (
 )
 from framework.c10.dtypes import dtype as _dtype
 from framework.c10.storage import StorageImpl, UntypedStorage, get_cpu_allocator, get_meta_allocator
-from framework.c10.tensor_impl import TensorImpl
+from framework.c10.tensor_impl import CONJ_BIT, NEG_BIT, TensorImpl
 
 if TYPE_CHECKING:
     from framework.autograd.graph import Node, RemovableHandle
+
+_T = TypeVar("_T", bound="Tensor")
 
 _WARNED: Final[set[str]] = set()
 """The warnings given once per process (PyTorch's TORCH_WARN_ONCE) already given: the deprecations of
 `T`/`mT`/`mH`/`H`, index_reduce's beta notice."""
 
 
+_WARN_ALWAYS: list[bool] = [False]
+"""`framework.set_warn_always`: give the once-per-process warnings every time."""
+
+
 def warn_once(key: str, message: str) -> None:
-    if key not in _WARNED:
+    if key not in _WARNED or _WARN_ALWAYS[0]:
         _WARNED.add(key)
         warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def set_warn_always_flag(value: builtins.bool) -> None:
+    _WARN_ALWAYS[0] = value
+
+
+def warn_always_enabled() -> builtins.bool:
+    return _WARN_ALWAYS[0]
 
 
 def wrap_dim(dim: int, ndim: int, *, wrap_scalar: bool = True) -> int:
@@ -327,6 +342,21 @@ class Tensor(TensorMethods):
         (broadcast to this tensor's shape) at the same place, in place; CPU tensors only."""
         return self._map("map_", callable, tensor)
 
+    def map2_(self, x: Tensor, y: Tensor, callable: Callable[[Any, Any, Any], Any]) -> Tensor:
+        """Replace each element by `callable(element, x_element, y_element)` (`x` and `y`, of this
+        tensor's dtype, broadcast to its shape), in place; CPU tensors only."""
+        for name, other in (("x", x), ("y", y)):
+            if other._impl.dtype is not self._impl.dtype:
+                raise TypeError(
+                    f"map2_: expected {self.type().replace('framework.', 'torch.')} for argument "
+                    f"'{name}' (got {other.type().replace('framework.', 'torch.')})"
+                )
+        if x.requires_grad or y.requires_grad:
+            raise RuntimeError(
+                "Can't call map2_() on Variable that requires grad. Use var.detach().map2_() instead."
+            )
+        return self._map("map2_", callable, x, y)
+
     def _map(self, name: str, callable: Callable[..., Any], *others: Tensor) -> Tensor:
         if self.requires_grad:
             raise RuntimeError(
@@ -387,6 +417,14 @@ class Tensor(TensorMethods):
         """Whether the dtype is a complex type."""
         return self._impl.dtype.is_complex
 
+    def is_conj(self) -> builtins.bool:
+        """Whether this is a lazily conjugated view (its elements read conjugated)."""
+        return builtins.bool(self._impl.key_set.repr & CONJ_BIT)
+
+    def is_neg(self) -> builtins.bool:
+        """Whether this is a lazily negated view (its elements read negated)."""
+        return builtins.bool(self._impl.key_set.repr & NEG_BIT)
+
     def is_signed(self) -> builtins.bool:
         """Whether the dtype is signed (every dtype but uint8 and bool)."""
         return self._impl.dtype.is_signed
@@ -398,25 +436,56 @@ class Tensor(TensorMethods):
         impl = self._impl
         return impl.storage.data_ptr() + impl.storage_offset * impl.dtype.itemsize
 
+    def const_data_ptr(self) -> builtins.int:
+        """The address of the first element, for reading (the same as `data_ptr`)."""
+        return self.data_ptr()
+
+    def dim_order(
+        self, *, ambiguity_check: builtins.bool | list[MemoryFormat] = False
+    ) -> tuple[builtins.int, ...]:
+        """The dimensions from the outermost to the innermost in memory (PyTorch's order for an
+        elementwise result's strides). `ambiguity_check`: True refuses a tensor with several
+        orders (size-1 dimensions or equal strides); a list of memory formats refuses it unless it
+        is contiguous in exactly one of them."""
+        from framework._api_misc import tensor_dim_order
+
+        if not isinstance(ambiguity_check, builtins.bool) and not (
+            isinstance(ambiguity_check, list) and all(isinstance(f, MemoryFormat) for f in ambiguity_check)
+        ):
+            raise TypeError("The ambiguity_check argument must be a bool or a list of memory formats.")
+        return tensor_dim_order(self._impl, ambiguity_check)
+
     def numpy(self, *, force: builtins.bool = False) -> npt.NDArray[Any]:
         """A NumPy array sharing this tensor's memory (`force=True`: a copy, even of a tensor
         that requires grad)."""
         if force:
-            return self._numpy_view().copy()
+            self._check_numpy_dtype()
+            return self._impl.logical_values().copy()
         return self._array()
 
-    def _numpy_view(self) -> npt.NDArray[Any]:
-        """The elements as NumPy sees them; PyTorch hands NumPy no bfloat16 (NumPy has none)."""
+    def _check_numpy_dtype(self) -> None:
+        """PyTorch hands NumPy no bfloat16 (NumPy has none)."""
         if self._impl.dtype is bfloat16:
             raise TypeError("Got unsupported ScalarType BFloat16")
-        return self._impl.numpy_view()
 
     def _array(self) -> npt.NDArray[Any]:
         if self.requires_grad:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )
-        return self._numpy_view()
+        bits = self._impl.key_set.repr
+        if bits & CONJ_BIT:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has conjugate bit set. "
+                "Use tensor.resolve_conj().numpy() instead."
+            )
+        if bits & NEG_BIT:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has negative bit set. "
+                "Use tensor.resolve_neg().numpy() instead."
+            )
+        self._check_numpy_dtype()
+        return self._impl.numpy_view()
 
     def __array__(self, dtype: Any = None, copy: builtins.bool | None = None) -> npt.NDArray[Any]:
         array = self._array()
@@ -433,7 +502,7 @@ class Tensor(TensorMethods):
         return from_numpy(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     def tolist(self) -> Any:
-        return self._impl.numpy_view().tolist()
+        return self._impl.logical_values().tolist()
 
     def __len__(self) -> builtins.int:
         if not self._impl.sizes:
@@ -500,12 +569,12 @@ class Tensor(TensorMethods):
         ndim = self.dim()
         if ndim == 0:
             warn_once("mH0", "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().")
-            return self._adjoint_of_real("mH")
+            return self.conj()
         if ndim < 2:
             raise RuntimeError(
                 f"tensor.mH is only supported on matrices or batches of matrices. Got {ndim}-D tensor."
             )
-        return self._adjoint_of_real("mH").transpose(-2, -1)
+        return self.transpose(-2, -1).conj()
 
     @property
     def H(self) -> Tensor:
@@ -514,22 +583,13 @@ class Tensor(TensorMethods):
         ndim = self.dim()
         if ndim == 0:
             warn_once("H0", "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")
-            return self._adjoint_of_real("H")
+            return self.conj()
         if ndim != 2:
             raise RuntimeError(
                 f"tensor.H is only supported on matrices (2-D tensors). Got {ndim}-D tensor. For "
                 "batches of matrices, consider using tensor.mH"
             )
-        return self._adjoint_of_real("H").transpose(0, 1)
-
-    def _adjoint_of_real(self, name: str) -> Tensor:
-        """`self`, which conjugation leaves as it is unless it is complex: complex tensors are
-        refused, as conjugation (PyTorch's lazy `conj` views) is not implemented."""
-        if self._impl.dtype.is_complex:
-            raise NotImplementedError(
-                f"Tensor.{name} of a complex tensor needs conj(), which this framework does not implement"
-            )
-        return self
+        return self.transpose(0, 1).conj()
 
     @overload
     def type(self, dtype: None = None, non_blocking: builtins.bool = False) -> str: ...
@@ -651,6 +711,77 @@ class Tensor(TensorMethods):
         """The storage this tensor views (shared by all its views), as bytes."""
         return UntypedStorage(self._impl.storage)
 
+    def storage(self) -> TypedStorage:
+        """The storage this tensor views, as elements of its dtype (deprecated in PyTorch, which
+        warns once: `untyped_storage()` is the bytes)."""
+        warn_typed_storage_removal()
+        return TypedStorage(wrap_storage=self.untyped_storage(), dtype=self._impl.dtype, _internal=True)
+
+    def storage_type(self) -> builtins.type[Any]:
+        """The legacy storage type of this tensor's dtype (`framework.FloatStorage`, ...)."""
+        return legacy_storage(self._impl.dtype)
+
+    def share_memory_(self) -> Tensor:
+        """Move this tensor's storage into shared memory (a no-op if it is there already); the
+        tensor and every view of the storage keep working on the moved bytes."""
+        self._impl.storage.share_memory_()
+        return self
+
+    def is_shared(self) -> builtins.bool:
+        """Whether this tensor's storage is in shared memory."""
+        return self._impl.storage.is_shared()
+
+    def as_subclass(self, cls: builtins.type[_T]) -> _T:
+        """This tensor as an instance of the Tensor subclass `cls`, sharing data and autograd
+        history (an alias, as PyTorch's)."""
+        if not (isinstance(cls, builtins.type) and issubclass(cls, Tensor)):
+            raise TypeError(
+                "Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+                "possible. Make sure your class inherits from Tensor."
+            )
+        from framework.ops.kernels._registry import aten_op
+
+        alias: Tensor = aten_op("alias.default")(self)
+        result = cls.__new__(cls)
+        result._impl = alias._impl
+        return result
+
+    @property
+    def volatile(self) -> builtins.bool:
+        """Removed in PyTorch (always False; warns)."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
+    @volatile.setter
+    def volatile(self, value: builtins.bool) -> None:
+        warnings.warn(
+            "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[builtins.int, builtins.int] | None = None,
+        dl_device: Any = None,
+        copy: builtins.bool | None = None,
+    ) -> Any:
+        """A DLPack capsule sharing this tensor's memory (NumPy's DLPack export of its elements)."""
+        if self.requires_grad:
+            raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+        array = self._impl.numpy_view()
+        if max_version is None:
+            return array.__dlpack__(stream=None, copy=copy)
+        return array.__dlpack__(stream=None, max_version=max_version, copy=copy)
+
+    def __dlpack_device__(self) -> tuple[builtins.int, builtins.int]:
+        """(device type, index) in DLPack's numbering: (1, 0) for the CPU."""
+        if self._impl.device.type != "cpu":
+            raise BufferError(f"Cannot export a tensor on device '{self._impl.device}' through DLPack")
+        return (1, 0)
+
     def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         """Pickle as the bytes of the whole storage plus the geometry, dtype and `requires_grad`
         (as PyTorch, neither the graph nor `.grad`; each tensor pickles its own storage). The
@@ -692,7 +823,7 @@ class Tensor(TensorMethods):
     def item(self) -> builtins.bool | builtins.int | builtins.float | builtins.complex:
         if self._impl.numel() != 1:
             raise RuntimeError(f"a Tensor with {self._impl.numel()} elements cannot be converted to Scalar")
-        value: bool | int | float | complex = self._impl.numpy_view().reshape(()).item()
+        value: bool | int | float | complex = self._impl.logical_values().reshape(()).item()
         return value
 
     def new_tensor(
@@ -740,6 +871,60 @@ class Tensor(TensorMethods):
 
         return lu(self, pivot, get_infos)
 
+    def solve(self, other: Tensor) -> NoReturn:
+        """Removed in PyTorch 1.9: raises, naming framework.linalg.solve."""
+        from framework._linalg_utils import solve
+
+        solve(self, other)
+
+    def lstsq(self, other: Tensor) -> NoReturn:
+        """Removed in PyTorch 1.9: raises, naming framework.linalg.lstsq."""
+        from framework._linalg_utils import lstsq
+
+        lstsq(self, other)
+
+    def eig(self, eigenvectors: builtins.bool = False) -> NoReturn:
+        """Removed in PyTorch 1.9: raises, naming framework.linalg.eig."""
+        from framework._linalg_utils import eig
+
+        eig(self, eigenvectors)
+
+    def symeig(self, eigenvectors: builtins.bool = False) -> NoReturn:
+        """Removed in PyTorch 1.9: raises, naming framework.linalg.eigh."""
+        from framework._linalg_utils import symeig
+
+        symeig(self, eigenvectors)
+
+    def stft(
+        self,
+        n_fft: builtins.int,
+        hop_length: builtins.int | None = None,
+        win_length: builtins.int | None = None,
+        window: Tensor | None = None,
+        center: builtins.bool = True,
+        pad_mode: str = "reflect",
+        normalized: builtins.bool = False,
+        onesided: builtins.bool | None = None,
+        return_complex: builtins.bool | None = None,
+        align_to_window: builtins.bool | None = None,
+    ) -> Tensor:
+        """`framework.stft(self, ...)`: the short-time Fourier transform."""
+        from framework.functional import stft
+
+        return stft(
+            self,
+            n_fft,
+            hop_length,
+            win_length,
+            window,
+            center,
+            pad_mode,
+            normalized,
+            onesided,
+            return_complex,
+            align_to_window,
+        )
+
     def __format__(self, format_spec: str) -> str:
         """A 0-dim tensor formats as its value (`f"{loss:.4f}"`), as in PyTorch; anything else (a
         subclass such as Parameter included) as an object, which takes no format spec."""
@@ -749,7 +934,7 @@ class Tensor(TensorMethods):
 
     def __repr__(self) -> str:
         impl = self._impl
-        data = None if impl.storage.data is None else impl.numpy_view()
+        data = None if impl.storage.data is None else impl.logical_values()
         return format_tensor(
             data,
             dtype_name=impl.dtype.name,

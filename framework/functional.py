@@ -1,7 +1,8 @@
 """The operators PyTorch binds in Python (torch/functional.py) rather than from its yaml: their
 Python signatures differ from their schemas (tensors as separate arguments, `dims` as an int or a
-pair of lists, `compute_mode` as a string).  Each normalizes its arguments and calls the
-operator; the code generator leaves these names out of `framework._generated.functions`."""
+pair of lists, `compute_mode` as a string, stft's centering padding done before the operator).
+Each normalizes its arguments and calls the operator; the code generator leaves these names out
+of `framework._generated.functions`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Any, Final
 
+import framework.ops
 from framework._size import Size
 from framework._tensor import Tensor
 from framework._tensor_new import tensor
@@ -27,6 +29,7 @@ _atleast_1d: Final = function("atleast_1d")
 _atleast_2d: Final = function("atleast_2d")
 _atleast_3d: Final = function("atleast_3d")
 _lu_with_info: Final = function("_lu_with_info")
+_aten_ops: Final[Any] = framework.ops.aten
 
 
 def _subscript(n: Any) -> str:
@@ -213,6 +216,40 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple[Tensor, 
     return (LU, pivots, infos) if get_infos else (LU, pivots)
 
 
+def stft(
+    input: Tensor,
+    n_fft: int,
+    hop_length: int | None = None,
+    win_length: int | None = None,
+    window: Tensor | None = None,
+    center: bool = True,
+    pad_mode: str = "reflect",
+    normalized: bool = False,
+    onesided: bool | None = None,
+    return_complex: bool | None = None,
+    align_to_window: bool | None = None,
+) -> Tensor:
+    """The short-time Fourier transform of a 1-D signal or a batch of them: frames of n_fft
+    points every hop_length (default n_fft // 4), each times `window` (win_length points, default
+    n_fft, zero-padded to n_fft; rectangular when not given) and transformed. With `center`, the
+    signal is padded by n_fft // 2 on both sides (`pad_mode`) first. The result is
+    (batch?, n_fft // 2 + 1 or n_fft, frames), complex unless return_complex=False (required for
+    real input)."""
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
+    if center:
+        from framework.nn.functional import pad  # nn imports this module's package first
+
+        signal_dim = input.dim()
+        extended = [1] * (3 - signal_dim) + list(input.shape)
+        padded = pad(input.view(extended), [n_fft // 2, n_fft // 2], pad_mode)
+        input = padded.view(padded.shape[-signal_dim:])
+    result: Tensor = _aten_ops.stft.default(
+        input, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, align_to_window
+    )
+    return result
+
+
 __all__ = [
     "atleast_1d",
     "atleast_2d",
@@ -226,6 +263,7 @@ __all__ = [
     "einsum",
     "lu",
     "meshgrid",
+    "stft",
     "tensordot",
     "unravel_index",
 ]

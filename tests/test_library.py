@@ -493,6 +493,8 @@ def test_dispatch_table_and_dump(lib: Library, ns: str) -> None:
         "Meta": "CompositeImplicitAutograd",
         "FPGA": "CompositeImplicitAutograd",
         "BackendSelect": "fallback",
+        "Conjugate": "fallback",
+        "Negative": "fallback",
         "ADInplaceOrView": "fallback",
         "AutogradOther": "CompositeImplicitAutograd",
         "AutogradCPU": "fallback",

@@ -148,12 +148,13 @@ def test_0dim_transposes_are_the_identity_with_a_warning(monkeypatch: pytest.Mon
         assert _warnings_of(lambda name=name: getattr(x, name))[1] == []
 
 
-def test_conjugate_transposes_of_complex_tensors_are_refused() -> None:
-    x = framework.zeros(2, 2, dtype=framework.complex64)
+def test_conjugate_transposes_of_complex_tensors_are_conjugate_views() -> None:
+    x = framework.tensor([[1 + 2j, 3j], [4, 5 - 1j]])
     for name in ("H", "mH"):
-        with pytest.raises(NotImplementedError, match=f"Tensor.{name} of a complex tensor needs conj()"):
-            getattr(x, name)
-    assert x.mT.shape == (2, 2)
+        view = getattr(x, name)
+        assert view.is_conj() and view._base is x
+        assert view.tolist() == [[1 - 2j, 4], [-3j, 5 + 1j]]
+    assert not x.mT.is_conj()
 
 
 # ---- type() and legacy types ---------------------------------------------------------------------

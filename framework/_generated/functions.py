@@ -10,10 +10,18 @@ _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _adaptive_avg_pool3d = function("_adaptive_avg_pool3d")
 _adaptive_avg_pool3d_backward = function("_adaptive_avg_pool3d_backward")
 _cdist_forward = function("_cdist_forward")
+_conj = function("_conj")
+_conj_physical = function("_conj_physical")
+_ctc_loss = function("_ctc_loss")
+_ctc_loss_backward = function("_ctc_loss_backward")
+_dirichlet_grad = function("_dirichlet_grad")
 _embedding_bag = function("_embedding_bag")
 _embedding_bag_backward = function("_embedding_bag_backward")
 _embedding_bag_per_sample_weights_backward = function("_embedding_bag_per_sample_weights_backward")
 _euclidean_dist = function("_euclidean_dist")
+_fft_c2c = function("_fft_c2c")
+_fft_c2r = function("_fft_c2r")
+_fft_r2c = function("_fft_r2c")
 _histogramdd_bin_edges = function("_histogramdd_bin_edges")
 _histogramdd_from_bin_cts = function("_histogramdd_from_bin_cts")
 _histogramdd_from_bin_tensors = function("_histogramdd_from_bin_tensors")
@@ -22,14 +30,18 @@ _linalg_svd = function("_linalg_svd")
 _log_softmax = function("_log_softmax")
 _log_softmax_backward_data = function("_log_softmax_backward_data")
 _lu_with_info = function("_lu_with_info")
+_neg_view = function("_neg_view")
 _pdist_backward = function("_pdist_backward")
 _pdist_forward = function("_pdist_forward")
 _prelu_kernel = function("_prelu_kernel")
 _prelu_kernel_backward = function("_prelu_kernel_backward")
 _reshape_alias = function("_reshape_alias")
 _reshape_copy = function("_reshape_copy")
+_sample_dirichlet = function("_sample_dirichlet")
 _softmax = function("_softmax")
 _softmax_backward_data = function("_softmax_backward_data")
+_standard_gamma = function("_standard_gamma")
+_standard_gamma_grad = function("_standard_gamma_grad")
 _to_copy = function("_to_copy")
 _trilinear = function("_trilinear")
 _unique = function("_unique")
@@ -60,7 +72,11 @@ addmm = function("addmm")
 addmv = function("addmv")
 addmv_ = function("addmv_")
 addr = function("addr")
+adjoint = function("adjoint")
+affine_grid_generator = function("affine_grid_generator")
+affine_grid_generator_backward = function("affine_grid_generator_backward")
 alias = function("alias")
+alias_copy = function("alias_copy")
 all = function("all")
 allclose = function("allclose")
 alpha_dropout = function("alpha_dropout")
@@ -68,6 +84,7 @@ alpha_dropout_ = function("alpha_dropout_")
 amax = function("amax")
 amin = function("amin")
 aminmax = function("aminmax")
+angle = function("angle")
 any = function("any")
 arange = function("arange")
 arccos = function("arccos")
@@ -89,6 +106,7 @@ argsort = function("argsort")
 argwhere = function("argwhere")
 as_strided = function("as_strided")
 as_strided_ = function("as_strided_")
+as_strided_copy = function("as_strided_copy")
 as_strided_scatter = function("as_strided_scatter")
 asin = function("asin")
 asin_ = function("asin_")
@@ -113,6 +131,7 @@ binary_cross_entropy = function("binary_cross_entropy")
 binary_cross_entropy_backward = function("binary_cross_entropy_backward")
 binary_cross_entropy_with_logits = function("binary_cross_entropy_with_logits")
 bincount = function("bincount")
+binomial = function("binomial")
 bitwise_and = function("bitwise_and")
 bitwise_left_shift = function("bitwise_left_shift")
 bitwise_not = function("bitwise_not")
@@ -130,6 +149,7 @@ ceil_ = function("ceil_")
 celu = function("celu")
 celu_ = function("celu_")
 channel_shuffle = function("channel_shuffle")
+cholesky = function("cholesky")
 cholesky_inverse = function("cholesky_inverse")
 cholesky_solve = function("cholesky_solve")
 chunk = function("chunk")
@@ -145,8 +165,12 @@ clone = function("clone")
 col2im = function("col2im")
 column_stack = function("column_stack")
 combinations = function("combinations")
+complex = function("complex")
 concat = function("concat")
 concatenate = function("concatenate")
+conj = function("conj")
+conj_physical = function("conj_physical")
+conj_physical_ = function("conj_physical_")
 constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
@@ -169,6 +193,7 @@ count_nonzero = function("count_nonzero")
 cov = function("cov")
 cross = function("cross")
 cross_entropy_loss = function("cross_entropy_loss")
+ctc_loss = function("ctc_loss")
 cummax = function("cummax")
 cummin = function("cummin")
 cumprod = function("cumprod")
@@ -177,10 +202,12 @@ cumulative_trapezoid = function("cumulative_trapezoid")
 deg2rad = function("deg2rad")
 deg2rad_ = function("deg2rad_")
 det = function("det")
+detach_copy = function("detach_copy")
 diag = function("diag")
 diag_embed = function("diag_embed")
 diagflat = function("diagflat")
 diagonal = function("diagonal")
+diagonal_copy = function("diagonal_copy")
 diagonal_scatter = function("diagonal_scatter")
 diff = function("diff")
 digamma = function("digamma")
@@ -189,6 +216,7 @@ div = function("div")
 divide = function("divide")
 dot = function("dot")
 dropout = function("dropout")
+dropout_ = function("dropout_")
 dsplit = function("dsplit")
 dstack = function("dstack")
 elu = function("elu")
@@ -199,6 +227,7 @@ embedding_bag = function("embedding_bag")
 embedding_dense_backward = function("embedding_dense_backward")
 empty = function("empty")
 empty_like = function("empty_like")
+empty_permuted = function("empty_permuted")
 empty_strided = function("empty_strided")
 eq = function("eq")
 equal = function("equal")
@@ -211,6 +240,7 @@ exp = function("exp")
 exp2 = function("exp2")
 exp2_ = function("exp2_")
 exp_ = function("exp_")
+expand_copy = function("expand_copy")
 expm1 = function("expm1")
 expm1_ = function("expm1_")
 eye = function("eye")
@@ -218,6 +248,7 @@ feature_alpha_dropout = function("feature_alpha_dropout")
 feature_alpha_dropout_ = function("feature_alpha_dropout_")
 feature_dropout = function("feature_dropout")
 feature_dropout_ = function("feature_dropout_")
+fill = function("fill")
 fill_ = function("fill_")
 fix = function("fix")
 fix_ = function("fix_")
@@ -234,6 +265,10 @@ fmin = function("fmin")
 fmod = function("fmod")
 frac = function("frac")
 frac_ = function("frac_")
+fractional_max_pool2d = function("fractional_max_pool2d")
+fractional_max_pool2d_backward = function("fractional_max_pool2d_backward")
+fractional_max_pool3d = function("fractional_max_pool3d")
+fractional_max_pool3d_backward = function("fractional_max_pool3d_backward")
 frexp = function("frexp")
 frobenius_norm = function("frobenius_norm")
 full = function("full")
@@ -245,11 +280,17 @@ ge = function("ge")
 gelu = function("gelu")
 gelu_ = function("gelu_")
 gelu_backward = function("gelu_backward")
+geqrf = function("geqrf")
 ger = function("ger")
 glu = function("glu")
 glu_backward = function("glu_backward")
 greater = function("greater")
 greater_equal = function("greater_equal")
+grid_sampler = function("grid_sampler")
+grid_sampler_2d = function("grid_sampler_2d")
+grid_sampler_2d_backward = function("grid_sampler_2d_backward")
+grid_sampler_3d = function("grid_sampler_3d")
+grid_sampler_3d_backward = function("grid_sampler_3d_backward")
 group_norm = function("group_norm")
 gt = function("gt")
 hamming_window = function("hamming_window")
@@ -292,6 +333,8 @@ index_select = function("index_select")
 inner = function("inner")
 instance_norm = function("instance_norm")
 inverse = function("inverse")
+is_conj = function("is_conj")
+is_neg = function("is_neg")
 is_same_size = function("is_same_size")
 is_signed = function("is_signed")
 isclose = function("isclose")
@@ -302,6 +345,7 @@ isnan = function("isnan")
 isneginf = function("isneginf")
 isposinf = function("isposinf")
 isreal = function("isreal")
+istft = function("istft")
 kaiser_window = function("kaiser_window")
 kl_div = function("kl_div")
 kron = function("kron")
@@ -357,6 +401,7 @@ masked_scatter_backward = function("masked_scatter_backward")
 masked_select = function("masked_select")
 matmul = function("matmul")
 matrix_exp = function("matrix_exp")
+matrix_power = function("matrix_power")
 max = function("max")
 max_pool1d = function("max_pool1d")
 max_pool1d_with_indices = function("max_pool1d_with_indices")
@@ -400,8 +445,10 @@ nanmedian = function("nanmedian")
 nanquantile = function("nanquantile")
 nansum = function("nansum")
 narrow = function("narrow")
+narrow_copy = function("narrow_copy")
 native_batch_norm = function("native_batch_norm")
 native_batch_norm_backward = function("native_batch_norm_backward")
+native_channel_shuffle = function("native_channel_shuffle")
 native_dropout = function("native_dropout")
 native_dropout_backward = function("native_dropout_backward")
 native_group_norm = function("native_group_norm")
@@ -419,6 +466,7 @@ nll_loss_backward = function("nll_loss_backward")
 nll_loss_forward = function("nll_loss_forward")
 nll_loss_nd = function("nll_loss_nd")
 nonzero = function("nonzero")
+nonzero_static = function("nonzero_static")
 norm = function("norm")
 norm_except_dim = function("norm_except_dim")
 normal = function("normal")
@@ -432,11 +480,13 @@ outer = function("outer")
 pairwise_distance = function("pairwise_distance")
 pdist = function("pdist")
 permute = function("permute")
+permute_copy = function("permute_copy")
 pinverse = function("pinverse")
 pixel_shuffle = function("pixel_shuffle")
 pixel_unshuffle = function("pixel_unshuffle")
 poisson = function("poisson")
 poisson_nll_loss = function("poisson_nll_loss")
+polar = function("polar")
 polygamma = function("polygamma")
 positive = function("positive")
 pow = function("pow")
@@ -478,6 +528,10 @@ replication_pad2d_backward = function("replication_pad2d_backward")
 replication_pad3d = function("replication_pad3d")
 replication_pad3d_backward = function("replication_pad3d_backward")
 reshape = function("reshape")
+resize_ = function("resize_")
+resize_as_ = function("resize_as_")
+resolve_conj = function("resolve_conj")
+resolve_neg = function("resolve_neg")
 rms_norm = function("rms_norm")
 roll = function("roll")
 rot90 = function("rot90")
@@ -498,6 +552,7 @@ scatter_add = function("scatter_add")
 scatter_reduce = function("scatter_reduce")
 searchsorted = function("searchsorted")
 select = function("select")
+select_copy = function("select_copy")
 select_scatter = function("select_scatter")
 selu = function("selu")
 selu_ = function("selu_")
@@ -517,6 +572,7 @@ sinc_ = function("sinc_")
 sinh = function("sinh")
 sinh_ = function("sinh_")
 slice = function("slice")
+slice_copy = function("slice_copy")
 slice_scatter = function("slice_scatter")
 slogdet = function("slogdet")
 smooth_l1_loss = function("smooth_l1_loss")
@@ -530,12 +586,15 @@ softshrink = function("softshrink")
 softshrink_backward = function("softshrink_backward")
 sort = function("sort")
 split = function("split")
+split_copy = function("split_copy")
 split_with_sizes = function("split_with_sizes")
+split_with_sizes_copy = function("split_with_sizes_copy")
 sqrt = function("sqrt")
 sqrt_ = function("sqrt_")
 square = function("square")
 square_ = function("square_")
 squeeze = function("squeeze")
+squeeze_copy = function("squeeze_copy")
 stack = function("stack")
 std = function("std")
 std_mean = function("std_mean")
@@ -546,6 +605,7 @@ svd = function("svd")
 swapaxes = function("swapaxes")
 swapdims = function("swapdims")
 t = function("t")
+t_copy = function("t_copy")
 take = function("take")
 take_along_dim = function("take_along_dim")
 tan = function("tan")
@@ -560,6 +620,7 @@ tile = function("tile")
 topk = function("topk")
 trace = function("trace")
 transpose = function("transpose")
+transpose_copy = function("transpose_copy")
 trapezoid = function("trapezoid")
 trapz = function("trapz")
 triangular_solve = function("triangular_solve")
@@ -572,14 +633,17 @@ true_divide = function("true_divide")
 trunc = function("trunc")
 trunc_ = function("trunc_")
 unbind = function("unbind")
+unbind_copy = function("unbind_copy")
 unflatten = function("unflatten")
 unfold_backward = function("unfold_backward")
+unfold_copy = function("unfold_copy")
 unique_dim = function("unique_dim")
 unique_dim_consecutive = function("unique_dim_consecutive")
 unsafe_chunk = function("unsafe_chunk")
 unsafe_split = function("unsafe_split")
 unsafe_split_with_sizes = function("unsafe_split_with_sizes")
 unsqueeze = function("unsqueeze")
+unsqueeze_copy = function("unsqueeze_copy")
 upsample_bilinear2d = function("upsample_bilinear2d")
 upsample_bilinear2d_backward = function("upsample_bilinear2d_backward")
 upsample_linear1d = function("upsample_linear1d")
@@ -594,6 +658,8 @@ var_mean = function("var_mean")
 vdot = function("vdot")
 view_as_complex = function("view_as_complex")
 view_as_real = function("view_as_real")
+view_as_real_copy = function("view_as_real_copy")
+view_copy = function("view_copy")
 vsplit = function("vsplit")
 vstack = function("vstack")
 where = function("where")
@@ -609,10 +675,18 @@ __all__ = [
     "_adaptive_avg_pool3d",
     "_adaptive_avg_pool3d_backward",
     "_cdist_forward",
+    "_conj",
+    "_conj_physical",
+    "_ctc_loss",
+    "_ctc_loss_backward",
+    "_dirichlet_grad",
     "_embedding_bag",
     "_embedding_bag_backward",
     "_embedding_bag_per_sample_weights_backward",
     "_euclidean_dist",
+    "_fft_c2c",
+    "_fft_c2r",
+    "_fft_r2c",
     "_histogramdd_bin_edges",
     "_histogramdd_from_bin_cts",
     "_histogramdd_from_bin_tensors",
@@ -621,14 +695,18 @@ __all__ = [
     "_log_softmax",
     "_log_softmax_backward_data",
     "_lu_with_info",
+    "_neg_view",
     "_pdist_backward",
     "_pdist_forward",
     "_prelu_kernel",
     "_prelu_kernel_backward",
     "_reshape_alias",
     "_reshape_copy",
+    "_sample_dirichlet",
     "_softmax",
     "_softmax_backward_data",
+    "_standard_gamma",
+    "_standard_gamma_grad",
     "_to_copy",
     "_trilinear",
     "_unique",
@@ -659,7 +737,11 @@ __all__ = [
     "addmv",
     "addmv_",
     "addr",
+    "adjoint",
+    "affine_grid_generator",
+    "affine_grid_generator_backward",
     "alias",
+    "alias_copy",
     "all",
     "allclose",
     "alpha_dropout",
@@ -667,6 +749,7 @@ __all__ = [
     "amax",
     "amin",
     "aminmax",
+    "angle",
     "any",
     "arange",
     "arccos",
@@ -688,6 +771,7 @@ __all__ = [
     "argwhere",
     "as_strided",
     "as_strided_",
+    "as_strided_copy",
     "as_strided_scatter",
     "asin",
     "asin_",
@@ -712,6 +796,7 @@ __all__ = [
     "binary_cross_entropy_backward",
     "binary_cross_entropy_with_logits",
     "bincount",
+    "binomial",
     "bitwise_and",
     "bitwise_left_shift",
     "bitwise_not",
@@ -729,6 +814,7 @@ __all__ = [
     "celu",
     "celu_",
     "channel_shuffle",
+    "cholesky",
     "cholesky_inverse",
     "cholesky_solve",
     "chunk",
@@ -744,8 +830,12 @@ __all__ = [
     "col2im",
     "column_stack",
     "combinations",
+    "complex",
     "concat",
     "concatenate",
+    "conj",
+    "conj_physical",
+    "conj_physical_",
     "constant_pad_nd",
     "conv1d",
     "conv2d",
@@ -768,6 +858,7 @@ __all__ = [
     "cov",
     "cross",
     "cross_entropy_loss",
+    "ctc_loss",
     "cummax",
     "cummin",
     "cumprod",
@@ -776,10 +867,12 @@ __all__ = [
     "deg2rad",
     "deg2rad_",
     "det",
+    "detach_copy",
     "diag",
     "diag_embed",
     "diagflat",
     "diagonal",
+    "diagonal_copy",
     "diagonal_scatter",
     "diff",
     "digamma",
@@ -788,6 +881,7 @@ __all__ = [
     "divide",
     "dot",
     "dropout",
+    "dropout_",
     "dsplit",
     "dstack",
     "elu",
@@ -798,6 +892,7 @@ __all__ = [
     "embedding_dense_backward",
     "empty",
     "empty_like",
+    "empty_permuted",
     "empty_strided",
     "eq",
     "equal",
@@ -810,6 +905,7 @@ __all__ = [
     "exp2",
     "exp2_",
     "exp_",
+    "expand_copy",
     "expm1",
     "expm1_",
     "eye",
@@ -817,6 +913,7 @@ __all__ = [
     "feature_alpha_dropout_",
     "feature_dropout",
     "feature_dropout_",
+    "fill",
     "fill_",
     "fix",
     "fix_",
@@ -833,6 +930,10 @@ __all__ = [
     "fmod",
     "frac",
     "frac_",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_backward",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_backward",
     "frexp",
     "frobenius_norm",
     "full",
@@ -844,11 +945,17 @@ __all__ = [
     "gelu",
     "gelu_",
     "gelu_backward",
+    "geqrf",
     "ger",
     "glu",
     "glu_backward",
     "greater",
     "greater_equal",
+    "grid_sampler",
+    "grid_sampler_2d",
+    "grid_sampler_2d_backward",
+    "grid_sampler_3d",
+    "grid_sampler_3d_backward",
     "group_norm",
     "gt",
     "hamming_window",
@@ -891,6 +998,8 @@ __all__ = [
     "inner",
     "instance_norm",
     "inverse",
+    "is_conj",
+    "is_neg",
     "is_same_size",
     "is_signed",
     "isclose",
@@ -901,6 +1010,7 @@ __all__ = [
     "isneginf",
     "isposinf",
     "isreal",
+    "istft",
     "kaiser_window",
     "kl_div",
     "kron",
@@ -956,6 +1066,7 @@ __all__ = [
     "masked_select",
     "matmul",
     "matrix_exp",
+    "matrix_power",
     "max",
     "max_pool1d",
     "max_pool1d_with_indices",
@@ -999,8 +1110,10 @@ __all__ = [
     "nanquantile",
     "nansum",
     "narrow",
+    "narrow_copy",
     "native_batch_norm",
     "native_batch_norm_backward",
+    "native_channel_shuffle",
     "native_dropout",
     "native_dropout_backward",
     "native_group_norm",
@@ -1018,6 +1131,7 @@ __all__ = [
     "nll_loss_forward",
     "nll_loss_nd",
     "nonzero",
+    "nonzero_static",
     "norm",
     "norm_except_dim",
     "normal",
@@ -1031,11 +1145,13 @@ __all__ = [
     "pairwise_distance",
     "pdist",
     "permute",
+    "permute_copy",
     "pinverse",
     "pixel_shuffle",
     "pixel_unshuffle",
     "poisson",
     "poisson_nll_loss",
+    "polar",
     "polygamma",
     "positive",
     "pow",
@@ -1077,6 +1193,10 @@ __all__ = [
     "replication_pad3d",
     "replication_pad3d_backward",
     "reshape",
+    "resize_",
+    "resize_as_",
+    "resolve_conj",
+    "resolve_neg",
     "rms_norm",
     "roll",
     "rot90",
@@ -1097,6 +1217,7 @@ __all__ = [
     "scatter_reduce",
     "searchsorted",
     "select",
+    "select_copy",
     "select_scatter",
     "selu",
     "selu_",
@@ -1116,6 +1237,7 @@ __all__ = [
     "sinh",
     "sinh_",
     "slice",
+    "slice_copy",
     "slice_scatter",
     "slogdet",
     "smooth_l1_loss",
@@ -1129,12 +1251,15 @@ __all__ = [
     "softshrink_backward",
     "sort",
     "split",
+    "split_copy",
     "split_with_sizes",
+    "split_with_sizes_copy",
     "sqrt",
     "sqrt_",
     "square",
     "square_",
     "squeeze",
+    "squeeze_copy",
     "stack",
     "std",
     "std_mean",
@@ -1145,6 +1270,7 @@ __all__ = [
     "swapaxes",
     "swapdims",
     "t",
+    "t_copy",
     "take",
     "take_along_dim",
     "tan",
@@ -1159,6 +1285,7 @@ __all__ = [
     "topk",
     "trace",
     "transpose",
+    "transpose_copy",
     "trapezoid",
     "trapz",
     "triangular_solve",
@@ -1171,14 +1298,17 @@ __all__ = [
     "trunc",
     "trunc_",
     "unbind",
+    "unbind_copy",
     "unflatten",
     "unfold_backward",
+    "unfold_copy",
     "unique_dim",
     "unique_dim_consecutive",
     "unsafe_chunk",
     "unsafe_split",
     "unsafe_split_with_sizes",
     "unsqueeze",
+    "unsqueeze_copy",
     "upsample_bilinear2d",
     "upsample_bilinear2d_backward",
     "upsample_linear1d",
@@ -1193,6 +1323,8 @@ __all__ = [
     "vdot",
     "view_as_complex",
     "view_as_real",
+    "view_as_real_copy",
+    "view_copy",
     "vsplit",
     "vstack",
     "where",

@@ -18,6 +18,9 @@ eigvalsh = function("linalg_eigvalsh")
 householder_product = function("linalg_householder_product")
 inv = function("linalg_inv")
 inv_ex = function("linalg_inv_ex")
+ldl_factor = function("linalg_ldl_factor")
+ldl_factor_ex = function("linalg_ldl_factor_ex")
+ldl_solve = function("linalg_ldl_solve")
 lstsq = function("linalg_lstsq")
 lu = function("linalg_lu")
 lu_factor = function("linalg_lu_factor")
@@ -58,6 +61,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lstsq",
     "lu",
     "lu_factor",

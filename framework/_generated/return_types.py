@@ -133,6 +133,17 @@ class frexp_out(NamedTuple):
 frexp_out.__module__ = "framework.return_types"
 
 
+class geqrf(NamedTuple):
+    a: Tensor
+    tau: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+geqrf.__module__ = "framework.return_types"
+
+
 class histogram(NamedTuple):
     hist: Tensor
     bin_edges: Tensor
@@ -230,6 +241,29 @@ class linalg_inv_ex(NamedTuple):
 
 
 linalg_inv_ex.__module__ = "framework.return_types"
+
+
+class linalg_ldl_factor(NamedTuple):
+    LD: Tensor
+    pivots: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_ldl_factor.__module__ = "framework.return_types"
+
+
+class linalg_ldl_factor_ex(NamedTuple):
+    LD: Tensor
+    pivots: Tensor
+    info: Tensor
+
+    def __repr__(self) -> str:
+        return return_type_repr(self)
+
+
+linalg_ldl_factor_ex.__module__ = "framework.return_types"
 
 
 class linalg_lstsq(NamedTuple):
@@ -581,6 +615,7 @@ __all__ = [
     "cummin_out",
     "frexp",
     "frexp_out",
+    "geqrf",
     "histogram",
     "histogram_out",
     "histogramdd",
@@ -590,6 +625,8 @@ __all__ = [
     "linalg_eig",
     "linalg_eigh",
     "linalg_inv_ex",
+    "linalg_ldl_factor",
+    "linalg_ldl_factor_ex",
     "linalg_lstsq",
     "linalg_lu",
     "linalg_lu_factor",

@@ -6,9 +6,11 @@ from typing import Any, overload
 
 from framework._generated import return_types
 from framework._tensor import Tensor
+from framework._typed_storage import TypedStorage
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dtypes import dtype
 from framework.c10.generator import Generator
+from framework.c10.storage import UntypedStorage
 from framework.types import Number
 
 def bessel_j0(input: Tensor, *, out: Tensor | None = None) -> Tensor: ...

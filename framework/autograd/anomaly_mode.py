@@ -24,6 +24,13 @@ def is_anomaly_check_nan_enabled() -> bool:
     return _state["check_nan"]
 
 
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """Turn anomaly detection on or off (`check_nan`: also check gradients for NaN), silently,
+    as PyTorch's `torch.set_anomaly_enabled`."""
+    _state["enabled"] = enabled
+    _state["check_nan"] = check_nan
+
+
 def forward_traceback() -> str:
     """The stack of the forward call being recorded (innermost framework frames dropped)."""
     frames = traceback.extract_stack()[:-1]

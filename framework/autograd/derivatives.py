@@ -46,6 +46,7 @@ from framework.c10.dispatch_key import (
     DispatchKeySet,
 )
 from framework.c10.local_dispatch_key_set import get_local_keys, local_keys
+from framework.c10.tensor_impl import CONJ_BIT, MATH_BITS, NEG_BIT
 from framework.library import Library
 from framework.ops._native import NATIVE, LineLoader, NativeFunction
 
@@ -813,11 +814,12 @@ def load_derivatives(path: Path = DERIVATIVES_YAML) -> list[DerivativeEntry]:
     return parse_derivatives(path.read_text(), str(path), formula_namespace())
 
 
-def _view_replay(specs: dict[str, NodeSpec]) -> Callable[[Any, Any], Node]:
+def _view_replay(specs: dict[str, NodeSpec]) -> Callable[[Any, Any, Any], Node]:
     spec = specs["as_strided"]
     indices = {s.name: k for k, s in enumerate(spec.saved_inputs)}
+    bit_specs = ((CONJ_BIT, specs["_conj"]), (NEG_BIT, specs["_neg_view"]))
 
-    def make(base: Any, view: Any) -> Node:
+    def make(base: Any, view: Any, base_edge: Any) -> Node:
         node = spec.node_class((), (True,))
         saved: list[Any] = [None] * len(spec.saved_inputs)
         values = {
@@ -829,7 +831,15 @@ def _view_replay(specs: dict[str, NodeSpec]) -> Callable[[Any, Any], Node]:
         for name, k in indices.items():
             saved[k] = values[name]
         node.saved = saved
+        node.next_edges = (base_edge,)
         node.input_metadata = [InputMetadata(view)]
+        bits = (base.key_set.repr ^ view.key_set.repr) & MATH_BITS
+        for bit, bit_spec in bit_specs:
+            if bits & bit:
+                below, node = node, bit_spec.node_class((), (True,))
+                node.saved = []
+                node.next_edges = ((below, 0),)
+                node.input_metadata = [InputMetadata(view)]
         return node
 
     return make

@@ -27,7 +27,7 @@ from framework.autograd.graph import (
     short_name,
 )
 from framework.c10.autograd_state import is_grad_enabled, is_inference_mode_enabled
-from framework.c10.tensor_impl import TensorImpl, VersionCounter
+from framework.c10.tensor_impl import CONJ_BIT, MATH_BITS, NEG_BIT, TensorImpl, VersionCounter
 
 if TYPE_CHECKING:
     from framework._tensor import Tensor
@@ -137,12 +137,14 @@ def make_variable(tensor: Tensor, requires_grad: bool = False) -> Tensor:
     return tensor
 
 
-_AS_STRIDED_BACKWARD: list[Callable[[TensorImpl, TensorImpl], Node]] = []
+_AS_STRIDED_BACKWARD: list[Callable[[TensorImpl, TensorImpl, Edge | None], Node]] = []
 
 
-def set_view_replay(make_node: Callable[[TensorImpl, TensorImpl], Node]) -> None:
+def set_view_replay(make_node: Callable[[TensorImpl, TensorImpl, Edge | None], Node]) -> None:
     """Install how a view's grad_fn is rebuilt after its data changed in place: `make_node(base,
-    view)` returns the node taking the view's gradient to the base (AsStridedBackward0)."""
+    view, base_edge)` returns the node taking the view's gradient to the base's edge
+    (AsStridedBackward0, under ConjBackward0/NegViewBackward0 for a view whose conjugate or
+    negative bit differs from its base's)."""
     _AS_STRIDED_BACKWARD[:] = [make_node]
 
 
@@ -169,10 +171,7 @@ def grad_fn_of(impl: TensorImpl) -> Node | None:
             error = _no_grad_view_error(meta.creation_meta)
             if error is not None:
                 raise error
-            node = _AS_STRIDED_BACKWARD[0](meta.base._impl, impl)
-            node.next_edges = (gradient_edge(meta.base),)
-            node.input_metadata = [InputMetadata(impl)]
-            meta.grad_fn = node
+            meta.grad_fn = _AS_STRIDED_BACKWARD[0](meta.base._impl, impl, gradient_edge(meta.base))
             meta.output_nr = 0
         meta.attr_version = meta.version_counter.version
     grad_fn: Node | None = getattr(meta, "grad_fn", None)
@@ -382,12 +381,14 @@ class CopySlices(Node):
     passes through unchanged except on the view's elements, which go through the in-place op's
     node `fn` (PyTorch's CopySlices)."""
 
-    __slots__ = ("base", "fn", "view")
+    __slots__ = ("base", "bits", "fn", "view")
 
     def __init__(self, base: TensorImpl, view: TensorImpl, fn: Node, base_edge: Edge | None) -> None:
         super().__init__((base_edge, *fn.next_edges[1:]))
         self.base = TensorGeometry(base)
         self.view = TensorGeometry(view)
+        self.bits = (base.key_set.repr ^ view.key_set.repr) & MATH_BITS
+        """The conjugate/negative bits the view has and its base has not (or the reverse)."""
         self.fn = fn
         self.input_metadata = [InputMetadata(base)]
 
@@ -401,6 +402,10 @@ class CopySlices(Node):
         grad_slice = result.as_strided(
             view.shape, view.stride(), view.storage_offset() - base.storage_offset()
         )
+        if self.bits & CONJ_BIT:
+            grad_slice = grad_slice._conj()
+        if self.bits & NEG_BIT:
+            grad_slice = grad_slice._neg_view()
         res = list(self.fn.apply([grad_slice.clone()]))
         if res[0] is None:
             grad_slice.zero_()

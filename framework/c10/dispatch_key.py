@@ -25,18 +25,20 @@ class DispatchKey(enum.IntEnum):
     FPGA = 4
     BackendSelect = 5
     Python = 6
-    ADInplaceOrView = 7
-    AutogradOther = 8
-    AutogradCPU = 9
-    AutogradPrivateUse1 = 10
-    AutogradMeta = 11
+    Conjugate = 7
+    Negative = 8
+    ADInplaceOrView = 9
+    AutogradOther = 10
+    AutogradCPU = 11
+    AutogradPrivateUse1 = 12
+    AutogradMeta = 13
     # Above autograd, as in PyTorch: casts the arguments of some operators when autocast is on
     # (excluded from every thread's calls otherwise).
-    AutocastCPU = 12
+    AutocastCPU = 14
     # Alias keys: never in a key set.
-    Autograd = 13
-    CompositeImplicitAutograd = 14
-    CompositeExplicitAutograd = 15
+    Autograd = 15
+    CompositeImplicitAutograd = 16
+    CompositeExplicitAutograd = 17
 
     @property
     def is_alias(self) -> bool:
@@ -93,7 +95,7 @@ class DispatchKeySet:
 
     @classmethod
     def from_bits(cls, bits: int) -> DispatchKeySet:
-        """The set whose bitset is `bits`.  Sets are interned (there are at most 2**12), so
+        """The set whose bitset is `bits`.  Sets are interned (there are at most 2**14), so
         this is a dictionary lookup on the hot path."""
         ks = _INTERNED.get(bits)
         if ks is None:

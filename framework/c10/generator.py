@@ -68,6 +68,7 @@ __all__ = [
     "manual_seed",
     "multinomial",
     "normal",
+    "normal_pair",
     "poisson",
     "random_default",
     "random_integers",
@@ -623,21 +624,30 @@ def _box_muller_f64(u: npt.NDArray[np.float64], mean: float, std: float) -> npt.
     return fma64(out, std, mean)
 
 
+def normal_pair(
+    u1: npt.NDArray[np.float64], u2: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The two standard normals PyTorch's ``normal_distribution<double>`` makes of the consecutive
+    double uniforms ``u1, u2``: ``r cos t`` (returned at once) and ``r sin t`` (cached in the
+    generator), with ``r = sqrt(-2 log1p(-u2))`` and ``t = 2 pi u1``."""
+    radius = np.sqrt(-2.0 * np.log1p(-u2))
+    theta = 2.0 * math.pi * u1
+    return radius * np.cos(theta), radius * np.sin(theta)
+
+
 def _normal_scalar_path(gen: Generator, n: int) -> npt.NDArray[np.float64]:
     """``n`` standard normals from PyTorch's per-element ``normal_distribution<double>``: a pair of
     doubles gives ``r cos t`` now and caches ``r sin t`` in the generator for the next element."""
     out = np.empty(n, dtype=np.float64)
     start = 0
-    if gen._next_double_normal is not None:
+    if n and gen._next_double_normal is not None:
         out[0] = gen._next_double_normal
         gen._next_double_normal = None
         start = 1
     pairs = (n - start + 1) // 2
     if pairs:
         u = _unit_float64(gen, 2 * pairs).reshape(pairs, 2)
-        radius = np.sqrt(-2.0 * np.log1p(-u[:, 1]))
-        theta = 2.0 * math.pi * u[:, 0]
-        values = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1).reshape(-1)
+        values = np.stack(normal_pair(u[:, 0], u[:, 1]), axis=1).reshape(-1)
         out[start:] = values[: n - start]
         if (n - start) % 2:
             gen._next_double_normal = float(values[-1])

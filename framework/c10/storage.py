@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import abc
 import ctypes
+import mmap
 import operator
 import sys
 import threading
@@ -490,6 +491,25 @@ class StorageImpl:
         self.nbytes = nbytes
         self._data_ptr = None
 
+    def share_memory_(self) -> None:
+        """Move the bytes into shared memory (an anonymous shared mapping, which processes forked
+        afterwards share), in place: every tensor viewing this storage sees the new memory. A
+        shared storage is not resizable (as PyTorch's); meta storages and shared ones stay as they are."""
+        if self.data is None or self.is_shared():
+            return
+        mapping = mmap.mmap(-1, max(self.nbytes, 1), flags=mmap.MAP_SHARED)
+        data = np.frombuffer(mapping, np.uint8, self.nbytes)
+        data[:] = self.data
+        self.data = data
+        self.allocator = None
+        self.resizable = False
+        self._data_ptr = None
+
+    def is_shared(self) -> bool:
+        """Whether the bytes are in shared memory (after `share_memory_`)."""
+        base = None if self.data is None else self.data.base
+        return isinstance(base, memoryview) and isinstance(base.obj, mmap.mmap)
+
     def copy(self) -> StorageImpl:
         """A new resizable storage on the same device holding a copy of the bytes (foreign memory
         is copied into the CPU allocator's)."""
@@ -567,6 +587,14 @@ class UntypedStorage:
         """Change the size in place, keeping the first bytes (not for memory shared with NumPy)."""
         self._impl.resize_(size)
         return self
+
+    def share_memory_(self) -> UntypedStorage:
+        """Move the bytes into shared memory, in place (the tensors viewing them follow)."""
+        self._impl.share_memory_()
+        return self
+
+    def is_shared(self) -> bool:
+        return self._impl.is_shared()
 
     def __repr__(self) -> str:
         data = self._impl.data

@@ -36,6 +36,22 @@ _BACKEND_OF_DEVICE: Final[dict[DeviceType, DispatchKey]] = {
 }
 
 
+CONJ_BIT: Final = 1 << DispatchKey.Conjugate
+NEG_BIT: Final = 1 << DispatchKey.Negative
+MATH_BITS: Final = CONJ_BIT | NEG_BIT
+"""The key-set bits of lazy conjugation and negation (`x.conj()`, `x.conj().imag`)."""
+
+
+def apply_math_bits(values: npt.NDArray[Any], bits: int) -> npt.NDArray[Any]:
+    """`values` conjugated if `bits` has the Conjugate bit, negated if it has the Negative bit
+    (a new array then, `values` itself otherwise)."""
+    if bits & CONJ_BIT and values.dtype.kind == "c":
+        values = np.conjugate(values)
+    if bits & NEG_BIT:
+        values = np.negative(values)
+    return values
+
+
 def backend_key_for_device(device: Device) -> DispatchKey:
     """The backend dispatch key of tensors on `device`."""
     return _BACKEND_OF_DEVICE[device.device_type]
@@ -288,6 +304,13 @@ class TensorImpl:
         self._np_view = view
         self._np_data = data
         return view
+
+    def logical_values(self) -> npt.NDArray[Any]:
+        """The elements as the tensor's readers see them: its NumPy view, conjugated and/or negated
+        (a copy) when the key set has the Conjugate or Negative bit."""
+        view = self.numpy_view()
+        bits = self.key_set.repr & MATH_BITS
+        return apply_math_bits(view, bits) if bits else view
 
     def __repr__(self) -> str:
         return (

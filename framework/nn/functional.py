@@ -1303,3 +1303,10 @@ from framework.nn import _functional_3d  # noqa: E402
 from framework.nn._functional_3d import *  # noqa: E402, F403
 
 __all__ += _functional_3d.__all__
+
+# ---- vision and sequence: grid sampling, affine grids ---------------------------------------------
+
+from framework.nn import _functional_vision  # noqa: E402
+from framework.nn._functional_vision import *  # noqa: E402, F403
+
+__all__ += _functional_vision.__all__

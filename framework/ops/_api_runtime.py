@@ -73,7 +73,7 @@ only the tensors asked for."""
 
 PYTHON_FUNCTIONAL: Final = frozenset(
     ("block_diag", "cartesian_prod", "cdist", "chain_matmul", "einsum", "tensordot")
-) | {"atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "meshgrid"}
+) | {"atleast_1d", "atleast_2d", "atleast_3d", "broadcast_tensors", "meshgrid", "stft"}
 """Operators whose `framework.<name>` function is written by hand in framework/functional.py (as
 PyTorch's in torch/functional.py), since its Python signature is not its schema's; the parsers
 are built as for any other, and the generated `functions` module leaves the names out."""

@@ -25,7 +25,7 @@ from framework.ops.kernels import KERNEL_FACTORIES, KERNELS
 
 NATIVE_FUNCTIONS: Final = Path(__file__).with_name("native_functions.yaml")
 _VARIANTS: Final = frozenset(("function", "method"))
-PYTHON_MODULES: Final = frozenset(("linalg", "special"))
+PYTHON_MODULES: Final = frozenset(("fft", "linalg", "special"))
 """The submodules of `framework` that operator functions can live in (`python_module:`)."""
 
 

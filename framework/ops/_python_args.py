@@ -27,6 +27,7 @@ import attrs
 import numpy as np
 
 from framework._tensor import Tensor
+from framework._typed_storage import TypedStorage
 from framework.autograd.variable import make_variable
 from framework.c10.autograd_state import is_inference_mode_enabled
 from framework.c10.device import Device, DeviceType, Layout, MemoryFormat
@@ -44,7 +45,7 @@ from framework.c10.dispatch.schema import (
 from framework.c10.dtypes import bool_, complex128, dtype, float64, int64
 from framework.c10.generator import Generator
 from framework.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
-from framework.c10.storage import StorageImpl
+from framework.c10.storage import StorageImpl, UntypedStorage
 from framework.c10.tensor_impl import TensorImpl
 from framework.ops._iter import Number
 
@@ -69,6 +70,7 @@ _BASE_CHECKS: Final[dict[BaseTy, str]] = {
     BaseTy.Device: "isinstance({v}, _devices)",
     BaseTy.MemoryFormat: "isinstance({v}, _MemoryFormat)",
     BaseTy.Generator: "isinstance({v}, _Generator)",
+    BaseTy.Storage: "isinstance({v}, _storages)",
     BaseTy.Dimname: "isinstance({v}, str)",
     BaseTy.Any: "True",
 }
@@ -90,6 +92,7 @@ _ENV: Final[dict[str, Any]] = {
     "_Layout": Layout,
     "_MemoryFormat": MemoryFormat,
     "_Generator": Generator,
+    "_storages": (UntypedStorage, TypedStorage),
     "_M": _MISSING,
 }
 """The globals of the generated checks and parsers (list checkers are added as they are made)."""

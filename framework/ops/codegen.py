@@ -124,6 +124,7 @@ def annotation(t: SchemaType) -> str:
         BaseTy.Device: "Device | str",
         BaseTy.MemoryFormat: "MemoryFormat",
         BaseTy.Generator: "Generator",
+        BaseTy.Storage: "UntypedStorage | TypedStorage",
         BaseTy.Dimname: "str",
     }.get(t.ty, "Any")
 
@@ -200,9 +201,11 @@ _STUB_IMPORTS: Final = (
     "from typing import Any, overload\n\n"
     "from framework._generated import return_types\n"
     "from framework._tensor import Tensor\n"
+    "from framework._typed_storage import TypedStorage\n"
     "from framework.c10.device import Device, Layout, MemoryFormat\n"
     "from framework.c10.dtypes import dtype\n"
     "from framework.c10.generator import Generator\n"
+    "from framework.c10.storage import UntypedStorage\n"
     "from framework.types import Number\n"
 )
 

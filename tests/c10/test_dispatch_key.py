@@ -63,6 +63,8 @@ def test_runtime_and_alias_partition() -> None:
         "FPGA",
         "BackendSelect",
         "Python",
+        "Conjugate",
+        "Negative",
         "ADInplaceOrView",
         "AutogradOther",
         "AutogradCPU",
@@ -74,7 +76,7 @@ def test_runtime_and_alias_partition() -> None:
     assert not K.Undefined.is_runtime and not K.Undefined.is_alias
     assert str(K.AutogradCPU) == "AutogradCPU"
     assert names(RUNTIME_KEYS) == {k.name for k in RUNTIME}
-    assert len(RUNTIME_KEYS) == 12
+    assert len(RUNTIME_KEYS) == 14
 
 
 def test_parse_dispatch_key() -> None:
@@ -142,7 +144,7 @@ def test_has_len_bool_contains() -> None:
     assert s.has_any(ks("Meta", "CPU"))
     assert not s.has_any(ks("Meta", "AutogradMeta"))
     assert not s.has_any(DispatchKeySet())
-    assert len(s) == 2 and len(DispatchKeySet()) == 0 and len(RUNTIME_KEYS) == 12
+    assert len(s) == 2 and len(DispatchKeySet()) == 0 and len(RUNTIME_KEYS) == 14
     assert bool(s) is True and bool(DispatchKeySet()) is False
     assert DispatchKeySet().empty() and not s.empty()
 
@@ -290,7 +292,15 @@ def test_backend_keys_for_autograd() -> None:
 
 def test_after_autograd_keys() -> None:
     assert AFTER_AUTOGRAD_KEYS == ks(
-        "CPU", "PrivateUse1", "Meta", "FPGA", "BackendSelect", "Python", "ADInplaceOrView"
+        "CPU",
+        "PrivateUse1",
+        "Meta",
+        "FPGA",
+        "BackendSelect",
+        "Python",
+        "Conjugate",
+        "Negative",
+        "ADInplaceOrView",
     )
     assert not AFTER_AUTOGRAD_KEYS.has_any(AUTOGRAD_KEYS)
     assert AFTER_AUTOGRAD_KEYS.is_superset_of(BACKEND_KEYS)

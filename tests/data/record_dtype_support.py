@@ -67,6 +67,16 @@ class DType:
         return "T"
 
 
+class Storage:
+    """The untyped storage of a sample tensor (of the dtype under test), as a Storage argument."""
+
+    def __init__(self, tensor: Tensor) -> None:
+        self.tensor = tensor
+
+    def describe(self) -> str:
+        return f"storage({self.tensor.describe()})"
+
+
 _IMAGE: Final = (1, 2, 4, 4)
 _POOLED: Final = (1, 2, 2, 2)
 _CONV_WEIGHT: Final = (3, 2, 2, 2)
@@ -368,6 +378,52 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     "histogram": {"bins": Tensor((3,), None, [0, 1, 2])},
     "_histogramdd_from_bin_tensors": {"bins": [Tensor((2,), None, [0, 1])] * 3},
     "histogramdd": {"bins": [Tensor((2,), None, [0, 1])] * 3},
+    # vision and sequence
+    **{
+        op: {"input": Tensor(_IMAGE), "grid": Tensor((1, 2, 2, 2)), "grad_output": Tensor(_POOLED)}
+        for op in ("grid_sampler", "grid_sampler_2d", "grid_sampler_2d_backward")
+    },
+    **{
+        op: {"input": Tensor(_VOLUME), "grid": Tensor((1, 2, 2, 2, 3)), "grad_output": Tensor(_POOLED3)}
+        for op in ("grid_sampler_3d", "grid_sampler_3d_backward")
+    },
+    "affine_grid_generator": {"theta": Tensor((1, 2, 3))},
+    "affine_grid_generator_backward": {"grad": Tensor((1, 2, 2, 2))},
+    **{
+        op: {
+            "log_probs": Tensor((3, 1, 3)),
+            "targets": Tensor((1, 2), "int64", [1, 2]),
+            "input_lengths": Tensor((1,), "int64", [3]),
+            "target_lengths": Tensor((1,), "int64", [2]),
+            "grad": Tensor((1,)),
+            "neg_log_likelihood": Tensor((1,)),
+            "log_alpha": Tensor((1, 3, 5)),
+        }
+        for op in ("ctc_loss", "_ctc_loss", "_ctc_loss_backward")
+    },
+    **{
+        op: {
+            "self": Tensor(_IMAGE),
+            "random_samples": Tensor((1, 2, 2), None, [0.5] * 4),
+            "grad_output": Tensor(_POOLED),
+            "indices": Tensor(_POOLED, "int64", [0, 2, 8, 10] * 2),
+        }
+        for op in ("fractional_max_pool2d", "fractional_max_pool2d_backward")
+    },
+    **{
+        op: {
+            "self": Tensor(_VOLUME),
+            "random_samples": Tensor((1, 2, 3), None, [0.5] * 6),
+            "grad_output": Tensor(_POOLED3),
+            "indices": _VOLUME_INDICES,
+        }
+        for op in ("fractional_max_pool3d", "fractional_max_pool3d_backward")
+    },
+    "native_channel_shuffle": {"self": Tensor((2, 4, 3))},
+    # linalg2: LDL, deprecated cholesky, matrix_power
+    **{op: {"self": _POSITIVE_DEFINITE} for op in ("linalg_ldl_factor_ex", "linalg_ldl_factor", "cholesky")},
+    "linalg_ldl_solve": {"LD": _POSITIVE_DEFINITE, "pivots": _PIVOTS, "B": _SQUARE},
+    "matrix_power": {"self": _SQUARE},
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -629,6 +685,40 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
         (op, "bins"): [2, 2, 2]
         for op in ("histogramdd", "_histogramdd_bin_edges", "_histogramdd_from_bin_cts")
     },
+    # misc top-level and Tensor API
+    ("unfold_copy", "dimension"): 1,
+    ("unfold_copy", "size"): 2,
+    ("unfold_copy", "step"): 1,
+    ("empty_permuted", "physical_layout"): [1, 0],
+    ("set_", "storage_offset"): 1,
+    ("set_", "size"): [2, 2],
+    ("set_", "source"): Storage(Tensor((2, 3))),
+    # vision and sequence
+    **{
+        (op, name): 0
+        for op in ("grid_sampler", "grid_sampler_2d", "grid_sampler_3d")
+        for name in ("interpolation_mode", "padding_mode")
+    },
+    **{
+        (f"{op}_backward", name): 0
+        for op in ("grid_sampler_2d", "grid_sampler_3d")
+        for name in ("interpolation_mode", "padding_mode")
+    },
+    **{(f"grid_sampler_{n}d_backward", "output_mask"): [True, True] for n in (2, 3)},
+    ("affine_grid_generator", "size"): [1, 1, 2, 2],
+    ("affine_grid_generator_backward", "size"): [1, 1, 2, 2],
+    **{(op, "input_lengths"): [3] for op in ("ctc_loss", "_ctc_loss", "_ctc_loss_backward")},
+    **{(op, "target_lengths"): [2] for op in ("ctc_loss", "_ctc_loss", "_ctc_loss_backward")},
+    ("_ctc_loss_backward", "blank"): 0,
+    **{(op, "kernel_size"): [2, 2, 2] for op in ("fractional_max_pool3d", "fractional_max_pool3d_backward")},
+    **{(op, "output_size"): [2, 2, 2] for op in ("fractional_max_pool3d", "fractional_max_pool3d_backward")},
+    ("native_channel_shuffle", "groups"): 2,
+    # torch.fft primitives (dim 0 of the (2, 3) sample: 2 // 2 + 1 = 2 onesided points)
+    **{(op, "normalization"): 1 for op in ("_fft_r2c", "_fft_c2r", "_fft_c2c")},
+    ("_fft_r2c", "onesided"): True,
+    ("_fft_c2r", "last_dim_size"): 2,
+    ("_fft_c2c", "forward"): True,
+    **{(op, "n_fft"): 2 for op in ("stft", "istft")},
 }
 
 
@@ -708,7 +798,7 @@ def describe(args: list[Any], kwargs: dict[str, Any]) -> str:
     """The sample arguments as text (the dtype under test shows as "T")."""
 
     def one(v: Any) -> str:
-        if isinstance(v, (Tensor, DType)):
+        if isinstance(v, (Tensor, DType, Storage)):
             return v.describe()
         if isinstance(v, list):
             return f"[{', '.join(one(x) for x in v)}]"
@@ -734,6 +824,8 @@ def _materialize(value: Any, lib: ModuleType, dtype: str) -> Any:
         return lib.tensor(value.array(dtype))
     if isinstance(value, DType):
         return getattr(lib, dtype)
+    if isinstance(value, Storage):
+        return lib.tensor(value.tensor.array(dtype)).untyped_storage()
     if isinstance(value, list):
         return [_materialize(v, lib, dtype) for v in value]
     if isinstance(value, dict):

@@ -45,7 +45,7 @@ def _each(overloads: str, dtypes: tuple[str, ...], reason: str) -> dict[tuple[st
 
 EXPECTED_FAILURES: Final[dict[tuple[str, str], str]] = {
     **_each(
-        "view_as_complex",
+        "view_as_complex complex",
         ("float16",),
         "PyTorch views float16 pairs as complex32 (ComplexHalf), a dtype framework does not have",
     ),
@@ -108,6 +108,7 @@ EXPECTED_FAILURES: Final[dict[tuple[str, str], str]] = {
         "their `target == -1` fails: framework's eq.Scalar raises OverflowError for -1 on uint8, where "
         "PyTorch compares (and finds no element equal)",
     ),
+    **_each("adjoint", _COMPLEX, "complex refused: conjugation (PyTorch's conj views) is not implemented"),
 }
 """(overload, dtype) pairs where framework knowingly disagrees with PyTorch, and why."""
 

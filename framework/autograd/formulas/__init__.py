@@ -11,6 +11,8 @@ from typing import Any, Final
 from framework.autograd.engine import sum_to
 from framework.autograd.formulas import (
     activation,
+    complex,
+    fft,
     indexing,
     linalg,
     math_more,
@@ -34,5 +36,18 @@ def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Any]:
 
 
 HELPERS: Final = _collect(
-    (pointwise, shapes, nn, sorting, activation, linalg, nn_more, indexing, math_more, weight_norm)
+    (
+        pointwise,
+        shapes,
+        nn,
+        sorting,
+        activation,
+        linalg,
+        nn_more,
+        indexing,
+        math_more,
+        weight_norm,
+        complex,
+        fft,
+    )
 )

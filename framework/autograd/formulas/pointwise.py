@@ -15,6 +15,7 @@ import numpy as np
 
 import framework
 from framework._tensor import Tensor
+from framework.autograd.formulas.complex import conj_any, handle_r_to_c
 from framework.types import Number
 
 __all__ = [
@@ -355,7 +356,7 @@ def div_backward_self(grad: Tensor, other: Tensor | float, rounding_mode: str | 
     division, zero when the quotient is rounded."""
     if rounding_mode is not None:
         return framework.zeros_like(grad)
-    return grad / other
+    return handle_r_to_c(grad, grad / conj_any(other))
 
 
 def div_backward_other(grad: Tensor, self: Tensor, other: Tensor, rounding_mode: str | None) -> Tensor:
@@ -363,7 +364,7 @@ def div_backward_other(grad: Tensor, self: Tensor, other: Tensor, rounding_mode:
     for true division, zero when the quotient is rounded."""
     if rounding_mode is not None:
         return framework.zeros_like(grad)
-    return -grad * (self / other) / other
+    return handle_r_to_c(other, -grad * ((self / other) / other).conj())
 
 
 def not_implemented(name: str) -> Tensor:

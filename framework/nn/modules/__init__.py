@@ -303,3 +303,9 @@ __all__ += [
     "ReplicationPad3d",
     "Unfold",
 ]
+
+# ---- vision and sequence layers and losses (nn/modules/vision.py) --------------------------------
+from framework.nn.modules import vision as _vision  # noqa: E402
+from framework.nn.modules.vision import *  # noqa: E402, F403
+
+__all__ += _vision.__all__

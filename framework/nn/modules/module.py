@@ -3,7 +3,9 @@ submodules, traversal, modes, conversion, state dicts, forward hooks and printin
 
 from __future__ import annotations
 
+import functools
 import itertools
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, NamedTuple, TypeVar
@@ -66,6 +68,31 @@ def _check_member_name(kind: str, name: object, module: Module, *, dotted_detail
         raise KeyError(f"attribute '{name}' already exists")
 
 
+class _WrappedHook:
+    """A load-state-dict pre-hook, given its module (held weakly) first when there is one."""
+
+    def __init__(self, hook: Callable[..., Any], module: Module | None = None) -> None:
+        self.hook = hook
+        functools.update_wrapper(self, hook)
+        self.module = None if module is None else weakref.ref(module)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.module is None:
+            return self.hook(*args, **kwargs)
+        module = self.module()
+        if module is None:
+            raise RuntimeError("You are trying to call the hook of a dead Module!")
+        return self.hook(module, *args, **kwargs)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with the module itself (a weak reference does not pickle)."""
+        return {"hook": self.hook, "module": None if self.module is None else self.module()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.hook = state["hook"]
+        self.module = None if state["module"] is None else weakref.ref(state["module"])
+
+
 class _IncompatibleKeys(NamedTuple):
     """What `load_state_dict` returns: the keys the model has and the dict lacked, and the keys
     the dict had and the model lacks."""
@@ -123,6 +150,10 @@ class Module:
     _forward_hooks: _HookDict
     _forward_hooks_with_kwargs: set[int]
     _forward_hooks_always_called: set[int]
+    _state_dict_pre_hooks: _HookDict
+    _state_dict_hooks: _HookDict
+    _load_state_dict_pre_hooks: _HookDict
+    _load_state_dict_post_hooks: _HookDict
 
     def __init__(self) -> None:
         for name, value in (
@@ -136,6 +167,10 @@ class Module:
             ("_forward_hooks", _HookDict()),
             ("_forward_hooks_with_kwargs", set()),
             ("_forward_hooks_always_called", set()),
+            ("_state_dict_pre_hooks", _HookDict()),
+            ("_state_dict_hooks", _HookDict()),
+            ("_load_state_dict_pre_hooks", _HookDict()),
+            ("_load_state_dict_post_hooks", _HookDict()),
         ):
             object.__setattr__(self, name, value)
 
@@ -493,17 +528,29 @@ class Module:
         self, *, destination: dict[str, Any] | None = None, prefix: str = "", keep_vars: bool = False
     ) -> dict[str, Any]:
         """An OrderedDict of every parameter and persistent buffer by dotted name (detached unless
-        `keep_vars`); its `_metadata` records each module's version, as PyTorch's."""
+        `keep_vars`); its `_metadata` records each module's version, as PyTorch's.  Each module's
+        state-dict pre-hooks run before its entries are saved, its post-hooks after its
+        submodules' (a hook of `_register_state_dict_hook` may return a new dict, which the
+        module's own call returns)."""
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()  # type: ignore[attr-defined]
+        local_metadata = {"version": self._version}
         metadata = getattr(destination, "_metadata", None)
         if metadata is not None:
-            metadata[prefix[:-1]] = {"version": self._version}
+            metadata[prefix[:-1]] = local_metadata
+        for pre_hook in self._state_dict_pre_hooks.values():
+            pre_hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None:
+                if getattr(hook, "_from_public_api", False):
+                    raise RuntimeError("state_dict post-hook must return None")
+                destination = result
         return destination
 
     def _upgrade_state_dict(self, state_dict: dict[str, Any], prefix: str, version: int | None) -> None:
@@ -522,7 +569,10 @@ class Module:
         error_msgs: list[str],
     ) -> None:
         """Copy this module's own entries of `state_dict` (keys under `prefix`) into its
-        parameters and persistent buffers, recording what is missing, unexpected or wrong."""
+        parameters and persistent buffers, recording what is missing, unexpected or wrong (after
+        the load-state-dict pre-hooks, which may edit any of these)."""
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
         self._upgrade_state_dict(state_dict, prefix, local_metadata.get("version"))
         persistent = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local_state = {
@@ -568,7 +618,9 @@ class Module:
 
     def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True) -> _IncompatibleKeys:
         """Copy `state_dict` into the parameters and buffers (in place, under no_grad). With
-        `strict`, missing or unexpected keys are errors; size mismatches always are."""
+        `strict`, missing or unexpected keys are errors; size mismatches always are.  Each module's
+        load-state-dict post-hooks see the keys found so far once its submodules are loaded, and
+        may edit them in place."""
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing_keys: list[str] = []
@@ -589,6 +641,14 @@ class Module:
                         {k: v for k, v in local_state.items() if k.startswith(child_prefix)},
                         child_prefix,
                     )
+            incompatible_keys = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, incompatible_keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to "
+                        "return new values, if incompatible_keys need to be modified, it should be done "
+                        "inplace."
+                    )
 
         load(self, dict(state_dict))
         if strict:
@@ -602,6 +662,51 @@ class Module:
             details = "\n\t".join(error_msgs)
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t{details}")
         return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+    def register_state_dict_pre_hook(self, hook: Callable[[Module, str, bool], None]) -> RemovableHandle:
+        """Call `hook(module, prefix, keep_vars)` before `state_dict()` saves this module."""
+        return add_hook(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(
+        self, hook: Callable[[Module, dict[str, Any], str, dict[str, Any]], None]
+    ) -> RemovableHandle:
+        """Call `hook(module, state_dict, prefix, local_metadata)` after `state_dict()` saved this
+        module and its submodules; it edits the dict in place and must return None."""
+        hook._from_public_api = True  # type: ignore[attr-defined]
+        return add_hook(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(
+        self, hook: Callable[[Module, dict[str, Any], str, dict[str, Any]], Any]
+    ) -> RemovableHandle:
+        """The private post-hook: as `register_state_dict_post_hook`, but a dict it returns
+        replaces the state dict (respected by the module `state_dict()` was called on)."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was previously "
+                "registered via register_state_dict_post_hook"
+            )
+        return add_hook(self._state_dict_hooks, hook)
+
+    def _register_load_state_dict_pre_hook(
+        self, hook: Callable[..., None], with_module: bool = False
+    ) -> RemovableHandle:
+        """Call `hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)` before this module loads its entries, with the module first when
+        `with_module` (held weakly)."""
+        return add_hook(self._load_state_dict_pre_hooks, _WrappedHook(hook, self if with_module else None))
+
+    def register_load_state_dict_pre_hook(self, hook: Callable[..., None]) -> RemovableHandle:
+        """Call `hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)` before this module loads its entries."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def register_load_state_dict_post_hook(
+        self, hook: Callable[[Module, _IncompatibleKeys], None]
+    ) -> RemovableHandle:
+        """Call `hook(module, incompatible_keys)` after `load_state_dict()` loaded this module and
+        its submodules; editing `incompatible_keys.missing_keys` / `unexpected_keys` in place
+        changes what strict loading reports."""
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     # ---- hooks and calls ------------------------------------------------------------------------
 

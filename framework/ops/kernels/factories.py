@@ -15,7 +15,7 @@ from framework._tensor import Tensor
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dispatch.dispatcher import OperatorHandle
 from framework.c10.dispatch_key import DispatchKeySet
-from framework.c10.dtypes import bool_, dtype, float16, get_default_dtype, int64
+from framework.c10.dtypes import bool_, dtype, get_default_dtype, int64
 from framework.c10.generator import fma32, fma64
 from framework.c10.tensor_impl import backend_key_for_device
 from framework.ops._iter import Number, number_dtype
@@ -212,11 +212,11 @@ def arange_out(start: Real, end: Real, step: Real = 1, *, out: Tensor) -> Tensor
 
 def _arange_floating(start: float, step: float, n: int, d: dtype) -> npt.NDArray[Any]:
     """PyTorch's AVX2 CPU arange, bit for bit as it runs on one thread (past 32768 elements its
-    results depend on the thread count): it computes in double (float for float16) with fused
-    multiply-adds; elements in whole pairs of 32-byte vectors are `base + j * step` from the
-    vector's first value `base = start + i * step` rounded to `d`, the remaining tail elements are
-    `start + i * step`."""
-    acc = np.dtype(np.float32 if d is float16 else np.float64)
+    results depend on the thread count): it computes in double (float for float16 and bfloat16)
+    with fused multiply-adds; elements in whole pairs of 32-byte vectors are `base + j * step`
+    from the vector's first value `base = start + i * step` rounded to `d`, the remaining tail
+    elements are `start + i * step`."""
+    acc = np.dtype(np.float32 if d.is_reduced_float else np.float64)
     lanes = 32 // d.itemsize
     idx = np.arange(n)
     lane = np.where(idx < n - n % (2 * lanes), idx % lanes, 0)
@@ -260,28 +260,29 @@ def _linspace_fma(start: float, end: float, steps: int, compute: np.dtype[Any]) 
     return np.concatenate([fma64(first, float(step), float(lo)), fma64(second, -float(step), float(hi))])
 
 
-def _linspace_half(start: float, end: float, steps: int) -> npt.NDArray[np.float16]:
-    """float16 as c10::Half computes it: each operation in float32 and rounded to float16 (so
-    nothing fuses), the step included."""
+def _linspace_reduced(start: float, end: float, steps: int, reduced: np.dtype[Any]) -> npt.NDArray[Any]:
+    """float16 and bfloat16 as c10::Half and c10::BFloat16 compute them: each operation in float32
+    and rounded to `reduced` (so nothing fuses), the step included."""
 
     def half(x: Any) -> npt.NDArray[np.float32]:
-        # beyond float16's range is inf, as in c10::Half
-        return np.asarray(x, dtype=np.float32).astype(np.float16).astype(np.float32)
+        # beyond the type's range is inf, as in c10
+        return np.asarray(x, dtype=np.float32).astype(reduced).astype(np.float32)
 
     lo, hi = half(start), half(end)
     step = half(half(hi - lo) / half(steps - 1))
     idx = np.arange(steps)
     first = idx < steps // 2
     offsets = half(step * half(np.where(first, idx, steps - 1 - idx)))
-    return np.where(first, half(lo + offsets), half(hi - offsets)).astype(np.float16)
+    return np.where(first, half(lo + offsets), half(hi - offsets)).astype(reduced)
 
 
 @kernel("linspace_out")
 def linspace_out(start: Number, end: Number, steps: int, *, out: Tensor) -> Tensor:
     """As PyTorch's CPU kernel, bit for bit: start and end converted to the output dtype, then
-    float32/float64 (and each part of a complex) computed with fused multiply-adds, float16 in
-    c10::Half arithmetic, integers in double from the converted ends and truncated.  An `out` of
-    another element count is resized (without warning); one of `steps` elements keeps its shape."""
+    float32/float64 (and each part of a complex) computed with fused multiply-adds, float16 and
+    bfloat16 in c10::Half / c10::BFloat16 arithmetic, integers in double from the converted ends
+    and truncated.  An `out` of another element count is resized (without warning); one of
+    `steps` elements keeps its shape."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     impl = out._impl
@@ -297,8 +298,8 @@ def linspace_out(start: Number, end: Number, steps: int, *, out: Tensor) -> Tens
     if d is bool_:
         raise not_implemented("linspace_cpu", d)
     values: npt.NDArray[Any]
-    if d is float16:
-        values = _linspace_half(complex(start).real, complex(end).real, steps)
+    if d.is_reduced_float:
+        values = _linspace_reduced(complex(start).real, complex(end).real, steps, d.numpy_dtype)
     elif d.is_complex:
         part = d.to_real().numpy_dtype
         real = _linspace_fma(first.real, last.real, steps, part)

@@ -23,8 +23,17 @@ from typing import Any, Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from framework._tensor import Tensor
-from framework.c10.dtypes import bool_, complex64, complex128, dtype, float32, float64, int32, numpy_finfo
+from framework._tensor import Tensor, warn_once
+from framework.c10.dtypes import (
+    bool_,
+    complex64,
+    complex128,
+    dtype,
+    float32,
+    float64,
+    int32,
+    numpy_finfo,
+)
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
@@ -417,6 +426,25 @@ def linalg_cholesky(self: Tensor, *, upper: bool = False) -> Tensor:
     return result
 
 
+@kernel("cholesky")
+def cholesky(self: Tensor, upper: bool = False) -> Tensor:
+    """Deprecated torch.cholesky: linalg.cholesky_ex (warned once per process, as PyTorch)."""
+    warn_once(
+        "cholesky",
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+        "PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\n"
+        "and\nU = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
+        "This transform will produce equivalent results for all valid (symmetric positive definite) inputs.",
+    )
+    check_square("cholesky", self)
+    if self._impl.dtype not in _LAPACK_DTYPES:
+        raise not_implemented("cholesky_cpu", self._impl.dtype)
+    factor, info = aten_op("linalg_cholesky_ex.default")(self, upper=upper)
+    _raise_not_positive_definite("cholesky", self, info)
+    result: Tensor = factor
+    return result
+
+
 # ---- qr ---------------------------------------------------------------------------------------
 
 _QR_MODES: Final = ("reduced", "complete", "r")
@@ -770,11 +798,9 @@ def linalg_vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
 
 
 def conj(t: Tensor) -> Tensor:
-    """The complex conjugate of a complex tensor (a new tensor, through differentiable views)."""
-    parts = aten_op("view_as_real.default")(t)
-    flip = aten_op("scalar_tensor.default")(1.0, dtype=parts._impl.dtype)
-    sign = aten_op("stack.default")([flip, aten_op("neg.default")(flip)])
-    result: Tensor = aten_op("view_as_complex.default")(aten_op("mul.Tensor")(parts, sign))
+    """The complex conjugate of a complex tensor, as a new tensor (conj_physical: differentiable,
+    and right for a conjugate view too)."""
+    result: Tensor = aten_op("conj_physical.default")(t)
     return result
 
 
@@ -947,6 +973,13 @@ def linalg_matrix_power(self: Tensor, n: int) -> Tensor:
             base = matmul(base, base)
     assert power is not None
     return power
+
+
+@kernel("matrix_power")
+def matrix_power(self: Tensor, n: int) -> Tensor:
+    """torch.matrix_power: linalg.matrix_power (PyTorch's errors name that one too)."""
+    result: Tensor = aten_op("linalg_matrix_power.default")(self, n)
+    return result
 
 
 # ---- pinv -------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """More torch.linalg kernels: the LU family (linalg.lu_factor(_ex), linalg.lu, lu_unpack,
 linalg.lu_solve, the deprecated lu_solve and torch.lu's _lu_with_info), triangular solves
 (linalg.solve_triangular, the deprecated triangular_solve), cholesky_solve and cholesky_inverse,
-linalg.matrix_exp, linalg.eig and eigvals, linalg.lstsq, linalg.householder_product (and orgqr),
+linalg.matrix_exp, linalg.eig and eigvals, linalg.lstsq, linalg.householder_product (and orgqr, geqrf),
 vdot; and the composite operators PyTorch builds on other operators: linalg.cond, tensorinv,
 tensorsolve, vander, linalg.matmul, linalg.diagonal, the old torch.qr and torch.svd, pinverse,
 inner, nuclear_norm and frobenius_norm.
@@ -630,6 +630,25 @@ def linalg_householder_product(input: Tensor, tau: Tensor) -> Tensor:
 def orgqr(self: Tensor, input2: Tensor) -> Tensor:
     result: Tensor = aten_op("linalg_householder_product.default")(self, input2)
     return result
+
+
+@kernel("geqrf")
+def geqrf(self: Tensor) -> tuple[Tensor, Tensor]:
+    """LAPACK's geqrf (NumPy's raw QR): R on and above the diagonal, the Householder vectors
+    below it, and their scales tau (..., min(m, n)), for householder_product/orgqr."""
+    impl = self._impl
+    if impl.dim() < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    _lapack_dtype("geqrf_cpu", self)
+    m, n = impl.sizes[-2:]
+    a = new_tensor(impl.sizes, impl.dtype, impl.device)
+    tau = new_tensor((*impl.sizes[:-2], min(m, n)), impl.dtype, impl.device)
+    if is_meta(impl.device) or impl.numel() == 0:
+        return a, tau
+    h, scales = np.linalg.qr(array(self), mode="raw")
+    a._impl.numpy_view()[...] = np.swapaxes(h, -1, -2)
+    tau._impl.numpy_view()[...] = scales
+    return a, tau
 
 
 # ---- lstsq ------------------------------------------------------------------------------------

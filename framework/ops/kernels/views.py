@@ -27,7 +27,7 @@ from framework.c10.dtypes import (
     float64,
     numpy_is_floating,
 )
-from framework.c10.tensor_impl import TensorImpl, contiguous_strides
+from framework.c10.tensor_impl import CONJ_BIT, MATH_BITS, TensorImpl, apply_math_bits, contiguous_strides
 from framework.ops._iter import broadcast_shapes
 from framework.ops.kernels._registry import (
     INTERNAL_OVERLAP,
@@ -719,6 +719,12 @@ def view_as_real(self: Tensor) -> Tensor:
     impl = self._impl
     if not impl.dtype.is_complex:
         raise RuntimeError("view_as_real is only supported for complex tensors")
+    if impl.key_set.repr & CONJ_BIT:
+        raise RuntimeError(
+            "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
+            "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
+            "resulting tensor will NOT alias the original."
+        )
     sizes = (*impl.sizes, 2)
     strides = (*(2 * st for st in impl.strides), 1)
     return make_view(self, sizes, strides, 2 * impl.storage_offset, impl.dtype.to_real())
@@ -748,11 +754,20 @@ def view_as_complex(self: Tensor) -> Tensor:
     return make_view(self, impl.sizes[:-1], strides, impl.storage_offset // 2, impl.dtype.to_complex())
 
 
+def _parts(self: Tensor) -> Tensor:
+    """view_as_real of a complex tensor; of a conjugate view, of its unconjugated elements (the
+    caller negates the imaginary parts)."""
+    if self._impl.key_set.repr & CONJ_BIT:
+        self = aten_op("_conj.default")(self)
+    result: Tensor = aten_op("view_as_real.default")(self)
+    return result
+
+
 @kernel("real")
 def real(self: Tensor) -> Tensor:
     if not self._impl.dtype.is_complex:
         return self
-    result: Tensor = aten_op("select.int")(aten_op("view_as_real.default")(self), -1, 0)
+    result: Tensor = aten_op("select.int")(_parts(self), -1, 0)
     return result
 
 
@@ -760,7 +775,10 @@ def real(self: Tensor) -> Tensor:
 def imag(self: Tensor) -> Tensor:
     if not self._impl.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    result: Tensor = aten_op("select.int")(aten_op("view_as_real.default")(self), -1, 1)
+    parts = _parts(self)
+    if self._impl.key_set.repr & CONJ_BIT:
+        parts = aten_op("_neg_view.default")(parts)
+    result: Tensor = aten_op("select.int")(parts, -1, 1)
     return result
 
 
@@ -791,7 +809,8 @@ def _copy_values(dst: Tensor, src: Tensor) -> None:
     if src._impl.dtype.is_complex and not target.is_complex and target is not bool_:
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3)
     if not is_meta(dst._impl.device) and dst._impl.numel():
-        array(dst)[...] = convert(array(src), target)
+        flip = (dst._impl.key_set.repr ^ src._impl.key_set.repr) & MATH_BITS
+        array(dst)[...] = convert(apply_math_bits(array(src), flip), target)
 
 
 def _same_data(a: TensorImpl, b: TensorImpl) -> bool:
@@ -801,6 +820,7 @@ def _same_data(a: TensorImpl, b: TensorImpl) -> bool:
         and a.sizes == b.sizes
         and a.strides == b.strides
         and a.dtype is b.dtype
+        and not (a.key_set.repr ^ b.key_set.repr) & MATH_BITS
     )
 
 
