@@ -180,3 +180,119 @@ def test_against_torch() -> None:
     assert ours_out.grad_fn is not None and theirs_out.grad_fn is not None
     assert ours_out.grad_fn.name() == theirs_out.grad_fn.name()
     np.testing.assert_allclose(ours_loss.item(), theirs_loss.item(), rtol=1e-6)
+
+
+# ---- GradScaler ----------------------------------------------------------------------------------
+
+
+def _model_and_optimizer() -> tuple[framework.nn.Module, framework.optim.Optimizer]:
+    framework.manual_seed(0)
+    model = framework.nn.Linear(3, 2)
+    return model, framework.optim.SGD(model.parameters(), lr=0.1)
+
+
+def test_grad_scaler_scales_unscales_and_steps() -> None:
+    model, optimizer = _model_and_optimizer()
+    scaler = framework.amp.GradScaler("cpu", init_scale=8.0, growth_interval=2)
+    assert scaler.get_scale() == 8.0 and scaler.is_enabled()
+    x = framework.randn(4, 3)
+    before = model.weight.detach().clone()
+    loss = model(x).sum()
+    scaled = scaler.scale(loss)
+    np.testing.assert_allclose(scaled.item(), 8.0 * loss.item(), rtol=1e-6)
+    scaled.backward()
+    assert model.weight.grad is not None
+    reference = model.weight.grad.detach().clone() / 8.0
+    scaler.unscale_(optimizer)
+    np.testing.assert_allclose(model.weight.grad.numpy(), reference.numpy(), rtol=1e-6)
+    with pytest.raises(RuntimeError, match=r"unscale_\(\) has already been called on this optimizer"):
+        scaler.unscale_(optimizer)
+    scaler.step(optimizer)
+    np.testing.assert_allclose(model.weight.detach().numpy(), (before - 0.1 * reference).numpy(), rtol=1e-6)
+    with pytest.raises(RuntimeError, match=r"step\(\) has already been called since the last update\(\)\."):
+        scaler.step(optimizer)
+    scaler.update()
+    assert scaler.get_scale() == 8.0 and scaler._get_growth_tracker() == 1
+    for _ in range(1):  # the second clean step reaches growth_interval: the scale doubles
+        optimizer.zero_grad()
+        scaler.scale(model(x).sum()).backward()
+        scaler.step(optimizer)
+        scaler.update()
+    assert scaler.get_scale() == 16.0 and scaler._get_growth_tracker() == 0
+    assert scaler.state_dict() == {
+        "scale": 16.0,
+        "growth_factor": 2.0,
+        "backoff_factor": 0.5,
+        "growth_interval": 2,
+        "_growth_tracker": 0,
+    }
+
+
+def test_grad_scaler_skips_steps_with_inf_gradients_and_backs_off() -> None:
+    model, optimizer = _model_and_optimizer()
+    scaler = framework.amp.GradScaler("cpu", init_scale=4.0)
+    scaler.scale(model(framework.randn(2, 3)).sum()).backward()
+    assert model.weight.grad is not None
+    model.weight.grad[0, 0] = float("inf")
+    before = model.weight.detach().clone()
+    result, found_inf = scaler.step(optimizer, return_found_inf=True)
+    assert result is None and found_inf
+    np.testing.assert_array_equal(model.weight.detach().numpy(), before.numpy())
+    scaler.update()
+    assert scaler.get_scale() == 2.0 and scaler._get_growth_tracker() == 0
+    scaler.update(new_scale=1024.0)
+    assert scaler.get_scale() == 1024.0
+
+
+def test_grad_scaler_errors_and_disabled_forms() -> None:
+    model, optimizer = _model_and_optimizer()
+    scaler = framework.amp.GradScaler("cpu")
+    with pytest.raises(AssertionError, match="Attempted step but _scale is None"):
+        scaler.step(optimizer)
+    scaler.scale(model(framework.randn(2, 3)).sum()).backward()
+    with pytest.raises(RuntimeError, match=r"Closure use is not currently supported if GradScaler"):
+        scaler.step(optimizer, closure=lambda: 0.0)
+    with pytest.raises(ValueError, match="outputs must be a Tensor or an iterable of Tensors"):
+        scaler.scale([1.0])  # type: ignore[list-item]
+    with pytest.raises(AssertionError, match=r"The growth factor must be > 1\.0\."):
+        framework.amp.GradScaler("cpu", growth_factor=1.0)
+    with pytest.warns(UserWarning, match="torch.cuda.amp.GradScaler is enabled, but CUDA is not available"):
+        disabled = framework.amp.GradScaler()
+    loss = model(framework.randn(2, 3)).sum()
+    assert disabled.scale(loss) is loss and disabled.get_scale() == 1.0 and disabled.state_dict() == {}
+    with pytest.raises(RuntimeError, match="The source state dict is empty"):
+        scaler.load_state_dict({})
+    with pytest.warns(FutureWarning, match=r"`torch.cpu.amp.GradScaler\(args...\)` is deprecated"):
+        assert framework.cpu.amp.GradScaler().is_enabled()
+
+
+@needs_torch
+def test_grad_scaler_training_matches_torch() -> None:
+    import torch
+
+    torch.manual_seed(0)
+    theirs = torch.nn.Linear(6, 3)
+    ours = framework.nn.Linear(6, 3)
+    ours.weight.data = framework.tensor(theirs.weight.detach().numpy())
+    ours.bias.data = framework.tensor(theirs.bias.detach().numpy())
+    t_opt = torch.optim.SGD(theirs.parameters(), lr=0.05, momentum=0.9)
+    f_opt = framework.optim.SGD(ours.parameters(), lr=0.05, momentum=0.9)
+    t_scaler = torch.amp.GradScaler("cpu", init_scale=2.0**10, growth_interval=3)
+    f_scaler = framework.amp.GradScaler("cpu", init_scale=2.0**10, growth_interval=3)
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        x = rng.standard_normal((8, 6)).astype(np.float32)
+        y = rng.integers(0, 3, 8)
+        losses = []
+        for model, opt, scaler, lib in ((theirs, t_opt, t_scaler, torch), (ours, f_opt, f_scaler, framework)):
+            opt.zero_grad()
+            with lib.autocast("cpu"):
+                loss = lib.nn.functional.cross_entropy(model(lib.tensor(x)), lib.tensor(y))
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
+            losses.append(loss.item())
+        # float32 sums may round differently in the last bit (PyTorch vectorises its reductions)
+        np.testing.assert_allclose(losses[1], losses[0], rtol=1e-6)
+        assert t_scaler.get_scale() == f_scaler.get_scale()
+    np.testing.assert_allclose(ours.weight.detach().numpy(), theirs.weight.detach().numpy(), rtol=1e-5)

@@ -9,6 +9,8 @@ _adaptive_avg_pool2d = function("_adaptive_avg_pool2d")
 _adaptive_avg_pool2d_backward = function("_adaptive_avg_pool2d_backward")
 _adaptive_avg_pool3d = function("_adaptive_avg_pool3d")
 _adaptive_avg_pool3d_backward = function("_adaptive_avg_pool3d_backward")
+_amp_foreach_non_finite_check_and_unscale_ = function("_amp_foreach_non_finite_check_and_unscale_")
+_amp_update_scale_ = function("_amp_update_scale_")
 _cdist_forward = function("_cdist_forward")
 _conj = function("_conj")
 _conj_physical = function("_conj_physical")
@@ -674,6 +676,8 @@ __all__ = [
     "_adaptive_avg_pool2d_backward",
     "_adaptive_avg_pool3d",
     "_adaptive_avg_pool3d_backward",
+    "_amp_foreach_non_finite_check_and_unscale_",
+    "_amp_update_scale_",
     "_cdist_forward",
     "_conj",
     "_conj_physical",

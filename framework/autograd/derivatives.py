@@ -762,22 +762,33 @@ def _ad_inplace_or_view_env(op: OperatorHandle) -> dict[str, Any]:
 
 
 def inplace_kernel(op: OperatorHandle) -> Callable[..., Any]:
-    """ADInplaceOrView for an operator writing its `(a!)` arguments: bump their versions."""
+    """ADInplaceOrView for an operator writing its `(a!)` arguments (tensors, or each tensor of a
+    `Tensor(a!)[]` list): bump their versions."""
     schema = op.schema
     env = _ad_inplace_or_view_env(op)
     params, call_args = _signature_source(schema, env)
     written = [
-        param_name(a.name) for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write
+        (param_name(a.name), str(a.type).endswith("[]"))
+        for a in schema.arguments
+        if a.alias_info is not None and a.alias_info.is_write
     ]
     body = []
     if written:
-        inference = " or ".join(f"_is_inference({name}._impl)" for name in written)
+        inference = " or ".join(
+            f"any(_is_inference(_t._impl) for _t in {name})" if is_list else f"_is_inference({name}._impl)"
+            for name, is_list in written
+        )
         body += [
             f"    if not _inference_mode() and ({inference}):",
             "        raise RuntimeError(_INFERENCE_INPLACE)",
         ]
     body += _below_autograd(call_args, "    ")
-    body += [f"    {name}._impl.version_counter.version += 1" for name in written]
+    body += [
+        f"    for _t in {name}:\n        _t._impl.version_counter.version += 1"
+        if is_list
+        else f"    {name}._impl.version_counter.version += 1"
+        for name, is_list in written
+    ]
     body.append("    return _out")
     kernel: Callable[..., Any] = _compile_kernel(op, env, "ad_inplace", params, body)
     return kernel

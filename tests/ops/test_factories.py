@@ -31,7 +31,7 @@ def test_empty_goes_through_backend_select() -> None:
     assert table["BackendSelect"] == "BackendSelect"
     assert table["CPU"] == "CPU" and table["Meta"] == "Meta"
     assert framework.empty(2, device="meta").key_set.highest_priority_key() is DispatchKey.AutogradMeta
-    assert framework.empty(2).key_set.highest_priority_key() is DispatchKey.AutogradCPU
+    assert framework.empty(2).key_set.highest_priority_key() is DispatchKey.AutocastCPU  # as in PyTorch
 
 
 def test_rand_is_composite_of_empty_and_uniform() -> None:

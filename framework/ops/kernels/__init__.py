@@ -1,6 +1,7 @@
 """CPU and Meta kernels on NumPy, grouped by kind; importing this registers them by name."""
 
 from framework.ops.kernels import activation as activation
+from framework.ops.kernels import amp as amp
 from framework.ops.kernels import complex as complex
 from framework.ops.kernels import composite as composite
 from framework.ops.kernels import factories as factories
