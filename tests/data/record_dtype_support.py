@@ -424,6 +424,17 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
     **{op: {"self": _POSITIVE_DEFINITE} for op in ("linalg_ldl_factor_ex", "linalg_ldl_factor", "cholesky")},
     "linalg_ldl_solve": {"LD": _POSITIVE_DEFINITE, "pivots": _PIVOTS, "B": _SQUARE},
     "matrix_power": {"self": _SQUARE},
+    # gradient scaling
+    "_amp_foreach_non_finite_check_and_unscale_": {
+        "self": [Tensor((2, 3))],
+        "found_inf": Tensor((), "float32", [0.0]),
+        "inv_scale": Tensor((), "float32", [0.5]),
+    },
+    "_amp_update_scale_": {
+        "self": Tensor((), None, [8.0]),
+        "growth_tracker": Tensor((), "int32", [0]),
+        "found_inf": Tensor((), "float32", [0.0]),
+    },
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -719,6 +730,9 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("_fft_c2r", "last_dim_size"): 2,
     ("_fft_c2c", "forward"): True,
     **{(op, "n_fft"): 2 for op in ("stft", "istft")},
+    ("_amp_update_scale_", "scale_growth_factor"): 2.0,
+    ("_amp_update_scale_", "scale_backoff_factor"): 0.5,
+    ("_amp_update_scale_", "growth_interval"): 2000,
 }
 
 
@@ -838,6 +852,8 @@ def _dtypes(result: Any) -> Any:
         return [_dtypes(r) for r in result]
     if isinstance(result, bool):  # allclose, equal
         return "bool"
+    if result is None:  # operators returning nothing (`-> ()`)
+        return "none"
     return str(result.dtype).rpartition(".")[2]
 
 

@@ -7,9 +7,7 @@ import numpy as np
 
 from framework._tensor import Tensor
 from framework.c10.dtypes import float32, int32
-from framework.ops.kernels._registry import array, kernel
-
-_SCALED_DTYPES = "float, double, half and bfloat16"
+from framework.ops.kernels._registry import array, kernel, not_implemented
 
 
 def _check_one_element_float(t: Tensor, what: str) -> None:
@@ -30,10 +28,7 @@ def _amp_foreach_non_finite_check_and_unscale_(
     factor = array(inv_scale).reshape(())
     for t in self:
         if not t._impl.dtype.is_floating_point:
-            raise RuntimeError(
-                f"_amp_foreach_non_finite_check_and_unscale_cpu only supports {_SCALED_DTYPES} "
-                f"tensors, but got {t._impl.dtype.scalar_type_name}"
-            )
+            raise not_implemented("_amp_foreach_non_finite_check_and_unscale_cpu", t._impl.dtype)
         values = array(t)
         compute = values.astype(np.float32, copy=False)
         if not np.isfinite(compute).all():
@@ -53,11 +48,11 @@ def _amp_update_scale_(
     """PyTorch's scale update: a found inf multiplies the scale by the backoff factor and resets the
     tracker; otherwise the tracker counts successful steps and every `growth_interval` of them
     multiplies the scale by the growth factor (unless that overflows float32)."""
+    _check_one_element_float(self, "current_scale")
     if growth_tracker._impl.numel() != 1:
         raise RuntimeError("growth_tracker must be a 1-element tensor.")
     if growth_tracker._impl.dtype is not int32:
         raise RuntimeError("growth_tracker must be an int tensor.")
-    _check_one_element_float(self, "current_scale")
     _check_one_element_float(found_inf, "found_inf")
     scale, tracker = array(self).reshape(()), array(growth_tracker).reshape(())
     if array(found_inf).reshape(()) != 0:
