@@ -150,3 +150,31 @@ def test_our_files_load_in_torch(tmp_path: Path) -> None:
     framework.save(ours.state_dict(), path)
     model.load_state_dict(torch_load_file(str(path)))
     np.testing.assert_array_equal(model.weight.detach().numpy(), ours.weight.detach().numpy())
+
+
+def test_bfloat16_and_conjugate_views_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "bf16.safetensors"
+    weights = framework.tensor([[1.5, -2.25], [3.0, 1e-3]]).bfloat16()
+    signal = framework.tensor([1 + 2j, 3 - 1j])
+    framework.save({"w": weights, "z": signal.conj()}, path)
+    loaded = framework.load(path)
+    assert loaded["w"].dtype is framework.bfloat16
+    np.testing.assert_array_equal(loaded["w"].float().numpy(), weights.float().numpy())
+    assert not loaded["z"].is_conj()
+    np.testing.assert_array_equal(loaded["z"].numpy(), [1 - 2j, 3 + 1j])
+
+
+@needs_torch
+def test_bfloat16_files_interchange_with_torch(tmp_path: Path) -> None:
+    path = tmp_path / "bf16.safetensors"
+    theirs = torch.randn(3, 4).bfloat16()
+    torch_save_file({"w": theirs, "u": torch.zeros(3, dtype=torch.uint16)}, str(path))
+    with pytest.raises(ValueError, match="'u' has safetensors dtype U16, which framework does not hold"):
+        framework.load(path)
+    torch_save_file({"w": theirs}, str(path))
+    loaded = framework.load(path)["w"]
+    assert loaded.dtype is framework.bfloat16
+    np.testing.assert_array_equal(loaded.float().numpy(), theirs.float().numpy())
+    framework.save({"w": loaded}, path)
+    back = torch_load_file(str(path))["w"]
+    assert back.dtype == torch.bfloat16 and torch.equal(back, theirs)
