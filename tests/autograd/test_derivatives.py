@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ad_samples_activation
+import ad_samples_amp
 import ad_samples_api_misc
 import ad_samples_complex
 import ad_samples_fft
@@ -43,6 +44,7 @@ from framework.ops._native import NATIVE
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 MODULES = (
+    ad_samples_amp,
     ad_samples_pointwise,
     ad_samples_shapes,
     ad_samples_nn,
