@@ -15,6 +15,7 @@ from typing import Any, Final
 import numpy as np
 
 import framework
+from framework._legacy_class import LegacyClass, legacy_classes
 from framework._size import Size
 from framework._tensor import Tensor
 from framework._tensor_new import tensor as _tensor
@@ -89,10 +90,8 @@ def _is_size(value: object) -> bool:
     )
 
 
-class _LegacyTensorType(type):
+class _LegacyTensorType(LegacyClass):
     """The metaclass of the legacy types: calling one constructs, `isinstance` checks the dtype."""
-
-    dtype: dtype
 
     def __instancecheck__(cls, instance: object) -> bool:
         return isinstance(instance, Tensor) and instance.dtype is cls.dtype and instance.device.type == "cpu"
@@ -127,21 +126,12 @@ class _LegacyTensorType(type):
             _sizes(tuple(first) if len(args) == 1 and isinstance(first, Size) else args), dtype=cls.dtype
         )
 
-    def __repr__(cls) -> str:
-        return f"<class 'framework.{cls.__name__}'>"
 
-
-def _legacy_type(d: dtype) -> _LegacyTensorType:
-    return _LegacyTensorType(f"{d.scalar_type_name}Tensor", (), {"dtype": d, "__module__": "framework"})
-
-
-LEGACY_TYPES: Final = {
-    t.__name__: t
-    for t in map(
-        _legacy_type,
-        (uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bool_, bfloat16),
-    )
-}
+LEGACY_TYPES: Final = legacy_classes(
+    _LegacyTensorType,
+    "Tensor",
+    (uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bool_, bfloat16),
+)
 """The legacy types by name: `FloatTensor`, `LongTensor`, ..."""
 
 

@@ -13,6 +13,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from framework._legacy_class import LegacyClass, legacy_classes
 from framework.c10.device import Device
 from framework.c10.dtypes import (
     bool_,
@@ -155,11 +156,9 @@ class TypedStorage:
         )
 
 
-class _LegacyStorageType(type):
+class _LegacyStorageType(LegacyClass):
     """The metaclass of the legacy storage types: calling one makes a `TypedStorage` of its
     dtype; `isinstance` checks a storage's dtype."""
-
-    dtype: _dtype
 
     def __instancecheck__(cls, instance: object) -> bool:
         return isinstance(instance, TypedStorage) and instance.dtype is cls.dtype
@@ -167,21 +166,12 @@ class _LegacyStorageType(type):
     def __call__(cls, data: int | Sequence[Any] = 0, *, device: Device | str | None = None) -> TypedStorage:
         return TypedStorage(data, dtype=cls.dtype, device=device)
 
-    def __repr__(cls) -> str:
-        return f"<class 'framework.{cls.__name__}'>"
 
-
-def _legacy_storage(d: _dtype) -> _LegacyStorageType:
-    return _LegacyStorageType(f"{d.scalar_type_name}Storage", (), {"dtype": d, "__module__": "framework"})
-
-
-LEGACY_STORAGES: Final = {
-    t.__name__: t
-    for t in map(
-        _legacy_storage,
-        (uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bool_),
-    )
-}
+LEGACY_STORAGES: Final = legacy_classes(
+    _LegacyStorageType,
+    "Storage",
+    (uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bool_),
+)
 """The legacy storage types by name: `FloatStorage`, `LongStorage`, ..."""
 
 

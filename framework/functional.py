@@ -16,6 +16,7 @@ from framework._tensor import Tensor
 from framework._tensor_new import tensor
 from framework.c10.dtypes import bool_, int64
 from framework.ops._api_runtime import function
+from framework.ops.kernels.fft import center_pad
 
 _einsum: Final = function("einsum")
 _tensordot: Final = function("tensordot")
@@ -238,12 +239,7 @@ def stft(
     if center and align_to_window is not None:
         raise RuntimeError("stft align_to_window should only be set when center = false")
     if center:
-        from framework.nn.functional import pad  # nn imports this module's package first
-
-        signal_dim = input.dim()
-        extended = [1] * (3 - signal_dim) + list(input.shape)
-        padded = pad(input.view(extended), [n_fft // 2, n_fft // 2], pad_mode)
-        input = padded.view(padded.shape[-signal_dim:])
+        input = center_pad(input, n_fft, pad_mode)
     result: Tensor = _aten_ops.stft.default(
         input, n_fft, hop_length, win_length, window, normalized, onesided, return_complex, align_to_window
     )

@@ -12,13 +12,13 @@ from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions._binary_params import _BinaryParams
 from framework.distributions.exp_family import ExponentialFamily
-from framework.distributions.utils import broadcast_all
+from framework.distributions.utils import _GivenParam, broadcast_all
 from framework.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(_BinaryParams, ExponentialFamily):
+class Bernoulli(_GivenParam, _BinaryParams, ExponentialFamily):
     """Bernoulli distribution parameterized by `probs` or `logits` (not both); samples are 0/1 in
     the parameter's dtype."""
 
@@ -37,9 +37,6 @@ class Bernoulli(_BinaryParams, ExponentialFamily):
     def expand(self, batch_shape: Sequence[int], _instance: Any = None) -> Bernoulli:
         return self._expand_binary(Bernoulli, batch_shape, _instance)
 
-    def _new(self, *args: Any, **kwargs: Any) -> Tensor:
-        return self._param.new(*args, **kwargs)
-
     @property
     def mean(self) -> Tensor:
         return self.probs
@@ -53,10 +50,6 @@ class Bernoulli(_BinaryParams, ExponentialFamily):
     @property
     def variance(self) -> Tensor:
         return self.probs * (1 - self.probs)
-
-    @property
-    def param_shape(self) -> Size:
-        return self._param.size()
 
     def sample(self, sample_shape: Sequence[int] = Size()) -> Tensor:
         shape = self._extended_shape(sample_shape)

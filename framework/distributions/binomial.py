@@ -11,7 +11,7 @@ from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions._binary_params import _BinaryParams
-from framework.distributions.utils import broadcast_all
+from framework.distributions.utils import _GivenParam, broadcast_all
 
 __all__ = ["Binomial"]
 
@@ -23,7 +23,7 @@ def _clamp_by_zero(x: Tensor) -> Tensor:
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
 
 
-class _CountParams(_BinaryParams):
+class _CountParams(_GivenParam, _BinaryParams):
     """A distribution of a trial count `total_count` and a success probability `probs` (or its
     log-odds `logits`), broadcast together; the count takes the probability's dtype."""
 
@@ -47,13 +47,6 @@ class _CountParams(_BinaryParams):
         new = self._expand_binary(cls, batch_shape, _instance)
         new.total_count = self.total_count.expand(Size(batch_shape))
         return new
-
-    def _new(self, *args: Any, **kwargs: Any) -> Tensor:
-        return self._param.new(*args, **kwargs)
-
-    @property
-    def param_shape(self) -> Size:
-        return self._param.size()
 
 
 class Binomial(_CountParams):

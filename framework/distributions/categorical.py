@@ -12,12 +12,18 @@ from framework._size import Size
 from framework._tensor import Tensor
 from framework.distributions import constraints
 from framework.distributions.distribution import Distribution
-from framework.distributions.utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from framework.distributions.utils import (
+    _GivenParam,
+    broadcast_all,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+)
 
 __all__ = ["Categorical"]
 
 
-class Categorical(Distribution):
+class Categorical(_GivenParam, Distribution):
     """Categorical distribution over the last dimension of `probs` (normalized to sum to 1) or of
     `logits` (normalized by logsumexp); the other dimensions are batch dimensions."""
 
@@ -62,9 +68,6 @@ class Categorical(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    def _new(self, *args: Any, **kwargs: Any) -> Tensor:
-        return self._param.new(*args, **kwargs)
-
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self) -> constraints.Constraint:
         return constraints.integer_interval(0, self._num_events - 1)
@@ -76,10 +79,6 @@ class Categorical(Distribution):
     @lazy_property
     def probs(self) -> Tensor:
         return logits_to_probs(self.logits)
-
-    @property
-    def param_shape(self) -> Size:
-        return self._param.size()
 
     @property
     def mean(self) -> Tensor:

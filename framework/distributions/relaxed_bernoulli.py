@@ -13,7 +13,7 @@ from framework.distributions import constraints
 from framework.distributions._binary_params import _BinaryParams
 from framework.distributions.transformed_distribution import TransformedDistribution
 from framework.distributions.transforms import SigmoidTransform
-from framework.distributions.utils import broadcast_all, clamp_probs
+from framework.distributions.utils import _GivenParam, broadcast_all, clamp_probs
 
 if TYPE_CHECKING:
     from framework.distributions.relaxed_categorical import ExpRelaxedCategorical
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
-class LogitRelaxedBernoulli(_BinaryParams):
+class LogitRelaxedBernoulli(_GivenParam, _BinaryParams):
     """The logit of a `RelaxedBernoulli` sample, with temperature `temperature`."""
 
     support = constraints.real
@@ -40,13 +40,6 @@ class LogitRelaxedBernoulli(_BinaryParams):
         new = self._expand_binary(LogitRelaxedBernoulli, batch_shape, _instance)
         new.temperature = self.temperature
         return new
-
-    def _new(self, *args: Any, **kwargs: Any) -> Tensor:
-        return self._param.new(*args, **kwargs)
-
-    @property
-    def param_shape(self) -> Size:
-        return self._param.size()
 
     def rsample(self, sample_shape: Sequence[int] = Size()) -> Tensor:
         shape = self._extended_shape(sample_shape)

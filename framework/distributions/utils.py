@@ -30,6 +30,20 @@ __all__ = [
 ]
 
 
+class _GivenParam:
+    """`_new` and `param_shape` of a distribution that keeps its given parameter tensor (probs or
+    logits) as `_param`."""
+
+    _param: Tensor
+
+    def _new(self, *args: Any, **kwargs: Any) -> Tensor:
+        return self._param.new(*args, **kwargs)
+
+    @property
+    def param_shape(self) -> Size:
+        return self._param.size()
+
+
 def broadcast_all(*values: Tensor | float) -> tuple[Tensor, ...]:
     """Broadcast tensors and Python numbers to one shape, as `torch.distributions.utils.broadcast_all`:
     numbers become tensors of the first tensor's dtype (or the default dtype when none is a tensor);

@@ -40,7 +40,6 @@ __all__ = [
     "one_hot",
     "pixel_shuffle",
     "pixel_unshuffle",
-    "upsample",
 ]
 
 _aten: Any = framework.ops.aten
@@ -330,21 +329,6 @@ def interpolate(
         f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {ndim}D) for the modes: nearest | "
         f"linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})"
     )
-
-
-def upsample(
-    input: Tensor,
-    size: int | Sequence[int] | None = None,
-    scale_factor: float | Sequence[float] | None = None,
-    mode: str = "nearest",
-    align_corners: bool | None = None,
-) -> Tensor:
-    """Deprecated alias of `interpolate` (warns, as PyTorch)."""
-    warnings.warn(
-        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
-        stacklevel=2,
-    )
-    return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 # ---- pixel shuffle and one_hot ------------------------------------------------------------------

@@ -71,6 +71,17 @@ class _FractionalMaxPoolNd(Module):
         if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
             raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
 
+    def forward(self, input: Tensor) -> Any:
+        pool = F.fractional_max_pool3d if self._n == 3 else F.fractional_max_pool2d
+        return pool(
+            input,
+            self.kernel_size,
+            self.output_size,
+            self.output_ratio,
+            self.return_indices,
+            _random_samples=self._random_samples,
+        )
+
 
 def _tuple(value: Any, n: int) -> tuple[Any, ...]:
     """PyTorch's `_pair` / `_triple`: a sequence as a tuple, anything else repeated n times."""
@@ -81,31 +92,11 @@ class FractionalMaxPool2d(_FractionalMaxPoolNd):
     """Max pooling over pseudo-random, overlapping windows of (N, C, H, W) or (C, H, W) inputs,
     to an output size or ratio (F.fractional_max_pool2d)."""
 
-    def forward(self, input: Tensor) -> Any:
-        return F.fractional_max_pool2d(
-            input,
-            self.kernel_size,
-            self.output_size,
-            self.output_ratio,
-            self.return_indices,
-            _random_samples=self._random_samples,
-        )
-
 
 class FractionalMaxPool3d(_FractionalMaxPoolNd):
     """FractionalMaxPool2d over (N, C, T, H, W) or (C, T, H, W) inputs (F.fractional_max_pool3d)."""
 
     _n = 3
-
-    def forward(self, input: Tensor) -> Any:
-        return F.fractional_max_pool3d(
-            input,
-            self.kernel_size,
-            self.output_size,
-            self.output_ratio,
-            self.return_indices,
-            _random_samples=self._random_samples,
-        )
 
 
 class LPPool3d(_LPPoolNd):

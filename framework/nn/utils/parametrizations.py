@@ -17,6 +17,7 @@ from framework.nn.functional import normalize
 from framework.nn.modules.conv import _ConvTransposeNd
 from framework.nn.modules.module import Module
 from framework.nn.utils import parametrize
+from framework.nn.utils.spectral_norm import check_power_iterations, random_singular_vectors, weight_matrix
 
 __all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
@@ -206,26 +207,16 @@ class _SpectralNorm(Module):
             raise IndexError(
                 f"Dimension out of range (expected to be in range of [-{ndim}, {ndim - 1}] but got {dim})"
             )
-        if n_power_iterations <= 0:
-            raise ValueError(
-                f"Expected n_power_iterations to be positive, but got n_power_iterations={n_power_iterations}"
-            )
+        check_power_iterations(n_power_iterations)
         self.dim = dim if dim >= 0 else dim + ndim
         self.eps = eps
         if ndim > 1:
             self.n_power_iterations = n_power_iterations
-            weight_mat = self._reshape_weight_to_matrix(weight)
-            h, w = weight_mat.shape
-            u = weight_mat.new_empty(h).normal_(0, 1)
-            v = weight_mat.new_empty(w).normal_(0, 1)
-            self.register_buffer("_u", normalize(u, dim=0, eps=self.eps))
-            self.register_buffer("_v", normalize(v, dim=0, eps=self.eps))
+            weight_mat = weight_matrix(weight, self.dim)
+            u, v = random_singular_vectors(weight_mat, self.eps)
+            self.register_buffer("_u", u)
+            self.register_buffer("_v", v)
             self._power_method(weight_mat, 15)
-
-    def _reshape_weight_to_matrix(self, weight: Tensor) -> Tensor:
-        if self.dim != 0:
-            weight = weight.permute(self.dim, *(d for d in range(weight.dim()) if d != self.dim))
-        return weight.flatten(1)
 
     def _power_method(self, weight_mat: Tensor, n_power_iterations: int) -> None:
         """Advance the singular-vector estimates `_u`, `_v` in place."""
@@ -237,7 +228,7 @@ class _SpectralNorm(Module):
     def forward(self, weight: Tensor) -> Tensor:
         if weight.ndim == 1:
             return normalize(weight, dim=0, eps=self.eps)
-        weight_mat = self._reshape_weight_to_matrix(weight)
+        weight_mat = weight_matrix(weight, self.dim)
         if self.training:
             self._power_method(weight_mat, self.n_power_iterations)
         u = self._u.clone()

@@ -20,6 +20,29 @@ __all__ = ["SpectralNorm", "remove_spectral_norm", "spectral_norm"]
 T_module = TypeVar("T_module", bound=Module)
 
 
+def check_power_iterations(n_power_iterations: int) -> None:
+    if n_power_iterations <= 0:
+        raise ValueError(
+            f"Expected n_power_iterations to be positive, but got n_power_iterations={n_power_iterations}"
+        )
+
+
+def weight_matrix(weight: Tensor, dim: int) -> Tensor:
+    """`weight` as a matrix: dimension `dim` first, the others flattened into columns."""
+    if dim != 0:
+        weight = weight.permute(dim, *[d for d in range(weight.dim()) if d != dim])
+    return weight.reshape(weight.size(0), -1)
+
+
+def random_singular_vectors(weight_mat: Tensor, eps: float) -> tuple[Tensor, Tensor]:
+    """The power iteration's starting `u` and `v`: normal draws (u's first) of the sizes of
+    `weight_mat`'s rows and columns, normalized."""
+    h, w = weight_mat.shape
+    u = normalize(weight_mat.new_empty(h).normal_(0, 1), dim=0, eps=eps)
+    v = normalize(weight_mat.new_empty(w).normal_(0, 1), dim=0, eps=eps)
+    return u, v
+
+
 class SpectralNorm:
     """The forward pre-hook dividing `<name>_orig` by its largest singular value (estimated by
     power iteration from the vectors in `<name>_u`, `<name>_v`)."""
@@ -31,18 +54,13 @@ class SpectralNorm:
     ) -> None:
         self.name = name
         self.dim = dim
-        if n_power_iterations <= 0:
-            raise ValueError(
-                f"Expected n_power_iterations to be positive, but got n_power_iterations={n_power_iterations}"
-            )
+        check_power_iterations(n_power_iterations)
         self.n_power_iterations = n_power_iterations
         self.eps = eps
 
     def reshape_weight_to_matrix(self, weight: Tensor) -> Tensor:
         """`weight` as a matrix: dimension `dim` first, the others flattened into columns."""
-        if self.dim != 0:
-            weight = weight.permute(self.dim, *[d for d in range(weight.dim()) if d != self.dim])
-        return weight.reshape(weight.size(0), -1)
+        return weight_matrix(weight, self.dim)
 
     def compute_weight(self, module: Module, do_power_iteration: bool) -> Tensor:
         weight: Tensor = getattr(module, self.name + "_orig")
@@ -80,9 +98,7 @@ class SpectralNorm:
         if weight is None:
             raise ValueError(f"`SpectralNorm` cannot be applied as parameter `{name}` is None")
         with no_grad():
-            h, w = fn.reshape_weight_to_matrix(weight).shape
-            u = normalize(weight.new_empty(h).normal_(0, 1), dim=0, eps=fn.eps)
-            v = normalize(weight.new_empty(w).normal_(0, 1), dim=0, eps=fn.eps)
+            u, v = random_singular_vectors(fn.reshape_weight_to_matrix(weight), fn.eps)
         delattr(module, fn.name)
         module.register_parameter(fn.name + "_orig", weight)
         setattr(module, fn.name, weight.data)

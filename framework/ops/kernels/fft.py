@@ -18,9 +18,10 @@ the inverse transform, unfold_backward overlap-add and the window envelope)."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import numpy as np
 
@@ -43,11 +44,29 @@ from framework.ops.kernels._registry import (
 _NORM_MODES: Final = 3
 """fft_norm_mode values: 0 none, 1 by_root_n, 2 by_n."""
 
+_Sizes: TypeAlias = Sequence[int] | None
+"""The optional `s` and `dim` lists of the n-d transforms."""
+
 
 # ---- the primitives ------------------------------------------------------------------------------
 
 
-def _dims(op: str, self: Tensor, dim: Sequence[int], *, allow_empty: bool) -> list[int]:
+def _checked_dims(
+    op: str, self: Tensor, dim: Sequence[int], normalization: int, *, complex_input: bool, allow_empty: bool
+) -> list[int]:
+    """What every primitive checks first (the input's dtype, `normalization`, the dims: unique,
+    and at least one unless `allow_empty`), and its dims wrapped."""
+    dtype = self._impl.dtype
+    if complex_input and not dtype.is_complex:
+        raise RuntimeError(f"Only supports complex dtypes, but found: {dtype.scalar_type_name}")
+    if not complex_input and (dtype.is_complex or not dtype.is_floating_point):
+        raise RuntimeError(f"Only supports floating-point dtypes, but found: {dtype.scalar_type_name}")
+    if not complex_input and dtype not in (float32, float64):
+        raise RuntimeError(f"MKL FFT doesn't support tensors of type: {dtype.scalar_type_name}")
+    if not 0 <= normalization < _NORM_MODES:
+        raise RuntimeError(
+            f"{op}: expected normalization to be 0 (none), 1 (by_root_n) or 2 (by_n), but got {normalization}"
+        )
     ndim = len(self._impl.sizes)
     dims = [wrap_dim(d, ndim, wrap_scalar=False) for d in dim]
     if not dims and not allow_empty:
@@ -55,13 +74,6 @@ def _dims(op: str, self: Tensor, dim: Sequence[int], *, allow_empty: bool) -> li
     if len(set(dims)) != len(dims):
         raise RuntimeError("FFT dims must be unique")
     return dims
-
-
-def _check_normalization(op: str, normalization: int) -> None:
-    if not 0 <= normalization < _NORM_MODES:
-        raise RuntimeError(
-            f"{op}: expected normalization to be 0 (none), 1 (by_root_n) or 2 (by_n), but got {normalization}"
-        )
 
 
 def _scale(values: Any, sizes: Sequence[int], dims: Sequence[int], normalization: int) -> Any:
@@ -73,25 +85,9 @@ def _scale(values: Any, sizes: Sequence[int], dims: Sequence[int], normalization
     return values * values.real.dtype.type(factor)
 
 
-def _check_real(self: Tensor) -> None:
-    d = self._impl.dtype
-    if d.is_complex or not d.is_floating_point:
-        raise RuntimeError(f"Only supports floating-point dtypes, but found: {d.scalar_type_name}")
-    if d not in (float32, float64):
-        raise RuntimeError(f"MKL FFT doesn't support tensors of type: {d.scalar_type_name}")
-
-
-def _check_complex(self: Tensor) -> None:
-    d = self._impl.dtype
-    if not d.is_complex:
-        raise RuntimeError(f"Only supports complex dtypes, but found: {d.scalar_type_name}")
-
-
 @kernel("_fft_r2c")
 def _fft_r2c(self: Tensor, dim: Sequence[int], normalization: int, onesided: bool) -> Tensor:
-    _check_real(self)
-    _check_normalization("_fft_r2c", normalization)
-    dims = _dims("_fft_r2c", self, dim, allow_empty=False)
+    dims = _checked_dims("_fft_r2c", self, dim, normalization, complex_input=False, allow_empty=False)
     impl = self._impl
     sizes = list(impl.sizes)
     if onesided:
@@ -106,11 +102,8 @@ def _fft_r2c(self: Tensor, dim: Sequence[int], normalization: int, onesided: boo
 
 @kernel("_fft_c2r")
 def _fft_c2r(self: Tensor, dim: Sequence[int], normalization: int, last_dim_size: int) -> Tensor:
-    _check_complex(self)
-    _check_normalization("_fft_c2r", normalization)
-    dims = _dims("_fft_c2r", self, dim, allow_empty=False)
-    if last_dim_size < 1:
-        raise RuntimeError(f"Invalid number of data points ({last_dim_size}) specified")
+    dims = _checked_dims("_fft_c2r", self, dim, normalization, complex_input=True, allow_empty=False)
+    _check_points(last_dim_size)
     impl = self._impl
     half = impl.sizes[dims[-1]]
     if half not in (last_dim_size // 2 + 1, last_dim_size):
@@ -130,9 +123,7 @@ def _fft_c2r(self: Tensor, dim: Sequence[int], normalization: int, last_dim_size
 
 @kernel("_fft_c2c")
 def _fft_c2c(self: Tensor, dim: Sequence[int], normalization: int, forward: bool) -> Tensor:
-    _check_complex(self)
-    _check_normalization("_fft_c2c", normalization)
-    dims = _dims("_fft_c2c", self, dim, allow_empty=True)
+    dims = _checked_dims("_fft_c2c", self, dim, normalization, complex_input=True, allow_empty=True)
     impl = self._impl
     result = new_tensor(impl.sizes, impl.dtype, impl.device)
     if not is_meta(impl.device):
@@ -261,26 +252,21 @@ def _check_real_input(name: str, self: Tensor, out: Tensor | None) -> None:
 
 
 # ---- one-dimensional transforms ------------------------------------------------------------------
-
-
-def _c2c(
-    name: str, self: Tensor, n: int | None, dim: int, norm: str | None, forward: bool, out: Tensor | None
-) -> Tensor:
-    d = wrap_dim(dim, self.dim(), wrap_scalar=False)
-    _check_points(self._impl.sizes[d] if n is None else n)
-    x = self if n is None else _resize(self, [d], [n])
-    return _primitive(name, "_fft_c2c", out, x, [d], _norm(norm, forward), forward)
+# The public transforms take (self, n or s, dim, norm) and out=: the dispatcher passes every
+# argument (schema defaults filled in), so the kernels below are partial applications of a few
+# shared bodies, and the 2-d kernels are the n-d ones (their dim default [-2, -1] comes from the
+# schema).
 
 
 def _r2c(
     name: str,
+    forward: bool,
+    onesided: bool,
     self: Tensor,
     n: int | None,
     dim: int,
     norm: str | None,
-    forward: bool,
-    onesided: bool,
-    out: Tensor | None,
+    out: Tensor | None = None,
 ) -> Tensor:
     _check_real_input(name, self, out)
     x = _promote(self, require_complex=False)
@@ -294,7 +280,13 @@ def _r2c(
 
 
 def _c2r(
-    name: str, self: Tensor, n: int | None, dim: int, norm: str | None, forward: bool, out: Tensor | None
+    name: str,
+    forward: bool,
+    self: Tensor,
+    n: int | None,
+    dim: int,
+    norm: str | None,
+    out: Tensor | None = None,
 ) -> Tensor:
     _check_out(name, out, complex_result=False)
     x = _promote(self, require_complex=True)
@@ -308,52 +300,28 @@ def _c2r(
     return _primitive(name, "_fft_c2r", out, x, [d], _norm(norm, forward), points)
 
 
-def _fft(
-    self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
+def _fft_or_ifft(
+    name: str,
+    forward: bool,
+    self: Tensor,
+    n: int | None,
+    dim: int,
+    norm: str | None,
+    out: Tensor | None = None,
 ) -> Tensor:
-    if self._impl.dtype.is_complex:
-        return _c2c("fft", self, n, dim, norm, True, out)
-    return _r2c("fft", self, n, dim, norm, True, False, out)
-
-
-def _ifft(
-    self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
-) -> Tensor:
-    if self._impl.dtype.is_complex:
-        return _c2c("ifft", self, n, dim, norm, False, out)
-    return _r2c("ifft", self, n, dim, norm, False, False, out)
-
-
-def _rfft(
-    self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
-) -> Tensor:
-    return _r2c("rfft", self, n, dim, norm, True, True, out)
-
-
-def _ihfft(
-    self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
-) -> Tensor:
-    return _r2c("ihfft", self, n, dim, norm, False, True, out)
-
-
-def _irfft(
-    self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
-) -> Tensor:
-    return _c2r("irfft", self, n, dim, norm, False, out)
-
-
-def _hfft(
-    self: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *, out: Tensor | None = None
-) -> Tensor:
-    return _c2r("hfft", self, n, dim, norm, True, out)
+    """fft and ifft: c2c of a complex input, the two-sided r2c of a real one."""
+    if not self._impl.dtype.is_complex:
+        return _r2c(name, forward, False, self, n, dim, norm, out)
+    d = wrap_dim(dim, self.dim(), wrap_scalar=False)
+    _check_points(self._impl.sizes[d] if n is None else n)
+    x = self if n is None else _resize(self, [d], [n])
+    return _primitive(name, "_fft_c2c", out, x, [d], _norm(norm, forward), forward)
 
 
 # ---- n-dimensional transforms --------------------------------------------------------------------
 
 
-def _shape_and_dims(
-    self: Tensor, s: Sequence[int] | None, dim: Sequence[int] | None
-) -> tuple[list[int], list[int]]:
+def _shape_and_dims(self: Tensor, s: _Sizes, dim: _Sizes) -> tuple[list[int], list[int]]:
     """PyTorch's canonicalize_fft_shape_and_dim_args: the signal sizes and the (wrapped, unique)
     dimensions of an n-d transform."""
     ndim = self.dim()
@@ -380,136 +348,70 @@ def _shape_and_dims(
     return shape, dims
 
 
-def _c2r_shape_and_dims(
-    name: str, self: Tensor, s: Sequence[int] | None, dim: Sequence[int] | None
-) -> tuple[list[int], list[int], int]:
-    """PyTorch's canonicalize_fft_c2r_shape_and_dim_args: also the output size of the last
-    dimension, whose input is cut or padded to last_dim_size // 2 + 1."""
+def _r2c_input(name: str, self: Tensor, s: _Sizes, dim: _Sizes) -> tuple[Tensor, list[int]]:
+    """The promoted, resized real input of an n-d real-to-complex transform and its dimensions
+    (at least one)."""
+    shape, dims = _shape_and_dims(self, s, dim)
+    if not shape:
+        raise RuntimeError(f"{name} must transform at least one axis")
+    return _resize(_promote(self, require_complex=False), dims, shape), dims
+
+
+def _c2r_input(name: str, self: Tensor, s: _Sizes, dim: _Sizes) -> tuple[Tensor, list[int], int]:
+    """PyTorch's canonicalize_fft_c2r_shape_and_dim_args: the promoted complex input, cut or padded
+    to last_dim_size // 2 + 1 in its last transformed dimension, the dimensions and
+    last_dim_size, the output size of that dimension."""
     shape, dims = _shape_and_dims(self, s, dim)
     if not shape:
         raise RuntimeError(f"{name} must transform at least one axis")
     last = 2 * (self._impl.sizes[dims[-1]] - 1) if s is None or s[-1] == -1 else shape[-1]
     _check_points(last)
     shape[-1] = last // 2 + 1
-    return shape, dims, last
+    return _resize(_promote(self, require_complex=True), dims, shape), dims, last
 
 
 def _fftn_c2c(
-    self: Tensor,
-    s: Sequence[int] | None,
-    dim: Sequence[int] | None,
-    norm: str | None,
     forward: bool,
-    out: Tensor | None,
+    self: Tensor,
+    s: _Sizes,
+    dim: _Sizes,
+    norm: str | None,
+    out: Tensor | None = None,
 ) -> Tensor:
     shape, dims = _shape_and_dims(self, s, dim)
     x = _resize(_promote(self, require_complex=True), dims, shape)
     return _primitive("fftn", "_fft_c2c", out, x, dims, _norm(norm, forward), forward)
 
 
-def _fftn(
-    self: Tensor,
-    s: Sequence[int] | None = None,
-    dim: Sequence[int] | None = None,
-    norm: str | None = None,
-    *,
-    out: Tensor | None = None,
-) -> Tensor:
-    return _fftn_c2c(self, s, dim, norm, True, out)
-
-
-def _ifftn(
-    self: Tensor,
-    s: Sequence[int] | None = None,
-    dim: Sequence[int] | None = None,
-    norm: str | None = None,
-    *,
-    out: Tensor | None = None,
-) -> Tensor:
-    return _fftn_c2c(self, s, dim, norm, False, out)
-
-
-def _rfftn(
-    self: Tensor,
-    s: Sequence[int] | None = None,
-    dim: Sequence[int] | None = None,
-    norm: str | None = None,
-    *,
-    out: Tensor | None = None,
-) -> Tensor:
+def _rfftn(self: Tensor, s: _Sizes, dim: _Sizes, norm: str | None, out: Tensor | None = None) -> Tensor:
     if self._impl.dtype.is_complex:
         raise RuntimeError(
             f"rfftn expects a real-valued input tensor, but got {self._impl.dtype.scalar_type_name}"
         )
-    shape, dims = _shape_and_dims(self, s, dim)
-    if not shape:
-        raise RuntimeError("rfftn must transform at least one axis")
-    x = _resize(_promote(self, require_complex=False), dims, shape)
+    x, dims = _r2c_input("rfftn", self, s, dim)
     return _primitive("rfftn", "_fft_r2c", out, x, dims, _norm(norm, True), True)
 
 
-def _irfftn(
-    self: Tensor,
-    s: Sequence[int] | None = None,
-    dim: Sequence[int] | None = None,
-    norm: str | None = None,
-    *,
-    out: Tensor | None = None,
-) -> Tensor:
-    shape, dims, last = _c2r_shape_and_dims("irfftn", self, s, dim)
-    x = _resize(_promote(self, require_complex=True), dims, shape)
+def _irfftn(self: Tensor, s: _Sizes, dim: _Sizes, norm: str | None, out: Tensor | None = None) -> Tensor:
+    x, dims, last = _c2r_input("irfftn", self, s, dim)
     return _primitive("irfftn", "_fft_c2r", out, x, dims, _norm(norm, False), last)
 
 
-def _hfftn(
-    self: Tensor,
-    s: Sequence[int] | None = None,
-    dim: Sequence[int] | None = None,
-    norm: str | None = None,
-    *,
-    out: Tensor | None = None,
-) -> Tensor:
-    shape, dims, last = _c2r_shape_and_dims("hfftn", self, s, dim)
-    x = _resize(_promote(self, require_complex=True), dims, shape)
+def _hfftn(self: Tensor, s: _Sizes, dim: _Sizes, norm: str | None, out: Tensor | None = None) -> Tensor:
+    x, dims, last = _c2r_input("hfftn", self, s, dim)
     mode = _norm(norm, True)
     if len(dims) > 1:
         x = aten_op("_fft_c2c.default")(x, dims[:-1], mode, True)
     return _primitive("hfftn", "_fft_c2r", out, _conj(x), dims[-1:], mode, last)
 
 
-def _ihfftn(
-    self: Tensor,
-    s: Sequence[int] | None = None,
-    dim: Sequence[int] | None = None,
-    norm: str | None = None,
-    *,
-    out: Tensor | None = None,
-) -> Tensor:
-    shape, dims = _shape_and_dims(self, s, dim)
-    if not shape:
-        raise RuntimeError("ihfftn must transform at least one axis")
-    x = _resize(_promote(self, require_complex=False), dims, shape)
+def _ihfftn(self: Tensor, s: _Sizes, dim: _Sizes, norm: str | None, out: Tensor | None = None) -> Tensor:
+    x, dims = _r2c_input("ihfftn", self, s, dim)
     mode = _norm(norm, False)
     half = aten_op("_fft_r2c.default")(x, dims[-1:], mode, True)
     if len(dims) == 1:
         return _conj_into("ihfftn", out, half)
     return _primitive("ihfftn", "_fft_c2c", out, _conj(half), dims[:-1], mode, False)
-
-
-def _two_dim(nd: Callable[..., Tensor]) -> Callable[..., Tensor]:
-    """The 2-d form of an n-d transform (dims default to the last two)."""
-
-    def transform(
-        self: Tensor,
-        s: Sequence[int] | None = None,
-        dim: Sequence[int] = (-2, -1),
-        norm: str | None = None,
-        *,
-        out: Tensor | None = None,
-    ) -> Tensor:
-        return nd(self, s, dim, norm, out=out)
-
-    return transform
 
 
 def _with_out(fn: Callable[..., Tensor]) -> dict[str, Callable[..., Tensor]]:
@@ -525,21 +427,21 @@ def _with_out(fn: Callable[..., Tensor]) -> dict[str, Callable[..., Tensor]]:
 
 
 _TRANSFORMS: Final[dict[str, Callable[..., Tensor]]] = {
-    "fft": _fft,
-    "ifft": _ifft,
-    "rfft": _rfft,
-    "irfft": _irfft,
-    "hfft": _hfft,
-    "ihfft": _ihfft,
-    "fftn": _fftn,
-    "ifftn": _ifftn,
+    "fft": functools.partial(_fft_or_ifft, "fft", True),
+    "ifft": functools.partial(_fft_or_ifft, "ifft", False),
+    "rfft": functools.partial(_r2c, "rfft", True, True),
+    "ihfft": functools.partial(_r2c, "ihfft", False, True),
+    "irfft": functools.partial(_c2r, "irfft", False),
+    "hfft": functools.partial(_c2r, "hfft", True),
+    "fftn": functools.partial(_fftn_c2c, True),
+    "ifftn": functools.partial(_fftn_c2c, False),
     "rfftn": _rfftn,
     "irfftn": _irfftn,
     "hfftn": _hfftn,
     "ihfftn": _ihfftn,
 }
 for _base in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft"):
-    _TRANSFORMS[f"{_base}2"] = _two_dim(_TRANSFORMS[f"{_base}n"])
+    _TRANSFORMS[f"{_base}2"] = _TRANSFORMS[f"{_base}n"]
 for _name, _transform in _TRANSFORMS.items():
     register_variants(f"fft_{_name}", _with_out(_transform))
 
@@ -635,6 +537,18 @@ def _window_repr(window: Tensor | None) -> str:
     return "None" if window is None else f"{window.type()}{{{list(window.shape)}}}"
 
 
+def center_pad(signal: Tensor, n_fft: int, pad_mode: str) -> Tensor:
+    """stft's centering: `signal` padded by n_fft // 2 on both sides of its last dimension with
+    torch.nn.functional.pad's `pad_mode`, on a view with at least three dimensions."""
+    from framework.nn.functional import pad  # the padding modes live with nn (imported late)
+
+    signal_dim = signal.dim()
+    extended = [1] * (3 - signal_dim) + list(signal.shape)
+    padded = pad(aten_op("view.default")(signal, extended), [n_fft // 2, n_fft // 2], pad_mode)
+    centered: Tensor = aten_op("view.default")(padded, list(padded.shape)[-signal_dim:])
+    return centered
+
+
 def _stft_frames(
     self: Tensor,
     n_fft: int,
@@ -683,10 +597,7 @@ def _stft_frames(
         raise RuntimeError(f"{where}expected a 1D or 2D tensor")
     x = self if self.dim() == 2 else aten_op("unsqueeze.default")(self, 0)
     if center:
-        from framework.nn.functional import pad  # the padding modes live with nn (imported late)
-
-        padded = pad(aten_op("view.default")(x, [1, *x.shape]), [n_fft // 2, n_fft // 2], pad_mode)
-        x = aten_op("view.default")(padded, list(padded.shape)[1:])
+        x = center_pad(x, n_fft, pad_mode)
     length = x._impl.sizes[1]
     if n_fft <= 0 or n_fft > length:
         raise RuntimeError(f"{where}expected 0 < n_fft < {length}, but got n_fft={win}")

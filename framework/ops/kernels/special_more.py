@@ -15,6 +15,7 @@ linspace edges for a bin count), as PyTorch's CPU kernels; histogramdd composes 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
@@ -393,23 +394,20 @@ def _entr(x: Array) -> Array:
     return result.astype(x.dtype)
 
 
-_unary("special_erfcx", _float64_unary(erfcx_array), to_float=True, check=_refused("erfcx_cpu", True))
-_unary(
-    "special_i0e",
-    _float64_unary(lambda a: _scaled_bessel(a, 0)),
-    to_float=True,
-    check=_refused("i0e_cpu", False),
-)
-_unary(
-    "special_i1e",
-    _float64_unary(lambda a: _scaled_bessel(a, 1)),
-    to_float=True,
-    check=_refused("i1e_cpu", False),
-)
-_unary("special_ndtri", _float64_unary(ndtri_array), to_float=True, check=_refused("ndtri_cpu", True))
-_unary(
-    "special_log_ndtr", _float64_unary(log_ndtr_array), to_float=True, check=_refused("log_ndtr_cpu", True)
-)
+def _special_unary(base: str, float64_values: Callable[[Array], Array], half: bool) -> None:
+    """Register special_<base>: `float64_values` computed in float64 (the result is floating:
+    integer inputs promote); complex inputs (and float16/bfloat16 when `half`) are refused as
+    PyTorch's <base>_cpu kernel refuses them."""
+    _unary(
+        f"special_{base}", _float64_unary(float64_values), to_float=True, check=_refused(f"{base}_cpu", half)
+    )
+
+
+_special_unary("erfcx", erfcx_array, half=True)
+_special_unary("i0e", lambda a: _scaled_bessel(a, 0), half=False)
+_special_unary("i1e", lambda a: _scaled_bessel(a, 1), half=False)
+_special_unary("ndtri", ndtri_array, half=True)
+_special_unary("log_ndtr", log_ndtr_array, half=True)
 _unary("special_entr", _entr, to_float=True, check=_refused("entr_cpu", False))
 
 
@@ -1040,15 +1038,5 @@ def _bessel_j(x: Array, order: int) -> Array:
     return result if order == 0 else np.where(x < 0, -result, result)
 
 
-_unary(
-    "special_bessel_j0",
-    _float64_unary(lambda a: _bessel_j(a, 0)),
-    to_float=True,
-    check=_refused("bessel_j0_cpu", True),
-)
-_unary(
-    "special_bessel_j1",
-    _float64_unary(lambda a: _bessel_j(a, 1)),
-    to_float=True,
-    check=_refused("bessel_j1_cpu", True),
-)
+_special_unary("bessel_j0", lambda a: _bessel_j(a, 0), half=True)
+_special_unary("bessel_j1", lambda a: _bessel_j(a, 1), half=True)

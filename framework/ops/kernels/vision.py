@@ -12,10 +12,11 @@ stencil, and scatter their input gradients with one np.bincount.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from framework.ops.kernels._registry import (
     int_list,
     kernel,
     not_implemented,
+    register_variants,
     same_device,
 )
 from framework.ops.kernels.linalg import Array, IntList, Sizes
@@ -38,6 +40,8 @@ from framework.ops.kernels.nn import (
     _legacy_type,
     scatter_to_planes,
 )
+
+_R = TypeVar("_R")
 
 # ---- grid_sampler_2d / grid_sampler_3d ------------------------------------------------------------
 
@@ -299,6 +303,9 @@ def _sample(values: Array, stencil: _Stencil) -> Array:
 def _grid_sampler(
     input: Tensor, grid: Tensor, mode: int, padding_mode: int, align_corners: bool, spatial: int
 ) -> Tensor:
+    """grid_sampler_{spatial}d: the values of (N, C, H, W) or (N, C, D, H, W) `input` at the
+    (N, H', W', 2) or (N, D', H', W', 3) grid's points (x, y (, z) in [-1, 1]): (N, C, H', W') or
+    (N, C, D', H', W')."""
     device = _check_grid_sampler(input, grid, mode, padding_mode, spatial, False)
     x, g = input._impl.sizes, grid._impl.sizes
     work = input._impl.dtype.opmath_numpy
@@ -362,52 +369,13 @@ def _grid_sampler_backward(
     return (outs[0] if want_input else None), outs[-1]
 
 
-@kernel("grid_sampler_2d")
-def grid_sampler_2d(
-    input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int, align_corners: bool
-) -> Tensor:
-    """The values of (N, C, H, W) `input` at the (N, H', W', 2) grid's points (x, y in [-1, 1]):
-    (N, C, H', W')."""
-    return _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, 2)
-
-
-@kernel("grid_sampler_3d")
-def grid_sampler_3d(
-    input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int, align_corners: bool
-) -> Tensor:
-    """The values of (N, C, D, H, W) `input` at the (N, D', H', W', 3) grid's points: (N, C, D', H', W')."""
-    return _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners, 3)
-
-
-@kernel("grid_sampler_2d_backward")
-def grid_sampler_2d_backward(
-    grad_output: Tensor,
-    input: Tensor,
-    grid: Tensor,
-    interpolation_mode: int,
-    padding_mode: int,
-    align_corners: bool,
-    output_mask: Sequence[bool],
-) -> tuple[Tensor | None, Tensor]:
-    """grid_sampler_2d's gradients of input and grid."""
-    return _grid_sampler_backward(
-        grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask, 2
-    )
-
-
-@kernel("grid_sampler_3d_backward")
-def grid_sampler_3d_backward(
-    grad_output: Tensor,
-    input: Tensor,
-    grid: Tensor,
-    interpolation_mode: int,
-    padding_mode: int,
-    align_corners: bool,
-    output_mask: Sequence[bool],
-) -> tuple[Tensor | None, Tensor]:
-    """grid_sampler_3d's gradients of input and grid."""
-    return _grid_sampler_backward(
-        grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask, 3
+for _n in (2, 3):
+    register_variants(
+        f"grid_sampler_{_n}d",
+        {
+            "": functools.partial(_grid_sampler, spatial=_n),
+            "_backward": functools.partial(_grid_sampler_backward, spatial=_n),
+        },
     )
 
 
@@ -738,58 +706,15 @@ def _ctc_loss_backward(
     return _emit(problem.sizes, problem.dtype, problem.device, values)
 
 
+_LENGTHS: Final = ("input_lengths", "target_lengths")
+
+
 def _length_list(name: str, lengths: Tensor) -> list[int]:
     """Integer lengths given as a tensor, as a list."""
     d = lengths._impl.dtype
     if d.is_floating_point or d.is_complex or d is bool_:
         raise RuntimeError(f"{name} must be integral")
     return [int(v) for v in array(lengths).reshape(-1)]
-
-
-@kernel("_ctc_loss_Tensor")
-def _ctc_loss_tensor(
-    log_probs: Tensor,
-    targets: Tensor,
-    input_lengths: Tensor,
-    target_lengths: Tensor,
-    blank: int = 0,
-    zero_infinity: bool = False,
-) -> tuple[Tensor, Tensor]:
-    """_ctc_loss with the lengths given as integer tensors."""
-    return _ctc_loss(
-        log_probs,
-        targets,
-        _length_list("input_lengths", input_lengths),
-        _length_list("target_lengths", target_lengths),
-        blank,
-        zero_infinity,
-    )
-
-
-@kernel("_ctc_loss_backward_Tensor")
-def _ctc_loss_backward_tensor(
-    grad: Tensor,
-    log_probs: Tensor,
-    targets: Tensor,
-    input_lengths: Tensor,
-    target_lengths: Tensor,
-    neg_log_likelihood: Tensor,
-    log_alpha: Tensor,
-    blank: int,
-    zero_infinity: bool = False,
-) -> Tensor:
-    """_ctc_loss_backward with the lengths given as integer tensors."""
-    return _ctc_loss_backward(
-        grad,
-        log_probs,
-        targets,
-        _length_list("input_lengths", input_lengths),
-        _length_list("target_lengths", target_lengths),
-        neg_log_likelihood,
-        log_alpha,
-        blank,
-        zero_infinity,
-    )
 
 
 _REDUCTION_MEAN: Final = 1
@@ -831,26 +756,21 @@ def ctc_loss(
     return res if batched else aten_op("squeeze.dim")(res, 0)
 
 
-@kernel("ctc_loss_Tensor")
-def ctc_loss_tensor(
-    log_probs: Tensor,
-    targets: Tensor,
-    input_lengths: Tensor,
-    target_lengths: Tensor,
-    blank: int = 0,
-    reduction: int = _REDUCTION_MEAN,
-    zero_infinity: bool = False,
-) -> Tensor:
-    """ctc_loss with the lengths given as integer tensors."""
-    return ctc_loss(
-        log_probs,
-        targets,
-        _length_list("input_lengths", input_lengths),
-        _length_list("target_lengths", target_lengths),
-        blank,
-        reduction,
-        zero_infinity,
-    )
+def _tensor_lengths(fn: Callable[..., _R], at: int) -> Callable[..., _R]:
+    """The overload of `fn` taking input_lengths and target_lengths (its positional arguments `at`
+    and `at + 1`) as integer tensors."""
+
+    def overload(*args: Any) -> _R:
+        lengths = args[at : at + 2]
+        as_lists = [_length_list(name, t) for name, t in zip(_LENGTHS, lengths, strict=True)]
+        return fn(*args[:at], *as_lists, *args[at + 2 :])
+
+    return overload
+
+
+register_variants("_ctc_loss", {"_Tensor": _tensor_lengths(_ctc_loss, 2)})
+register_variants("_ctc_loss_backward", {"_Tensor": _tensor_lengths(_ctc_loss_backward, 3)})
+register_variants("ctc_loss", {"_Tensor": _tensor_lengths(ctc_loss, 2)})
 
 
 # ---- fractional_max_pool2d / fractional_max_pool3d ------------------------------------------------
@@ -947,6 +867,9 @@ def _fractional_max(x: Array, samples: Array, pool: list[int], out: list[int]) -
 def _fractional_max_pool(
     self: Tensor, kernel_size: IntList, output_size: IntList, random_samples: Tensor, n: int
 ) -> tuple[Tensor, Tensor]:
+    """fractional_max_pool{n}d: the maxima of (N, C, H, W) or (C, H, W) `self` (n = 2; (N, C, T, H, W)
+    or (C, T, H, W) for n = 3) over pseudo-random kernel_size windows, output_size of them per plane,
+    placed by the plane's n samples in [0, 1) (width, height (, time)); and their flat positions."""
     _, pool, out = _fractional_geometry(self, kernel_size, output_size, random_samples, n)
     x = self._impl
     lead = x.sizes[: x.dim() - n]
@@ -964,8 +887,9 @@ def _fractional_max_pool(
 
 
 def _fractional_max_pool_backward(
-    grad_output: Tensor, self: Tensor, output_size: IntList, indices: Tensor, n: int
+    grad_output: Tensor, self: Tensor, kernel_size: IntList, output_size: IntList, indices: Tensor, n: int
 ) -> Tensor:
+    """fractional_max_pool{n}d's input gradient: each output gradient added at its maximum's position."""
     x = self._impl
     _check_floating(f"fractional_max_pool{n}d_backward_out_frame", x.dtype)
     out = int_list(output_size)
@@ -985,36 +909,11 @@ def _fractional_max_pool_backward(
     return _emit(x.sizes, x.dtype, device, lambda: scatter_to_planes(grad_output, indices, x.sizes, n))
 
 
-@kernel("fractional_max_pool2d")
-def fractional_max_pool2d(
-    self: Tensor, kernel_size: IntList, output_size: IntList, random_samples: Tensor
-) -> tuple[Tensor, Tensor]:
-    """The maxima of (N, C, H, W) or (C, H, W) `self` over pseudo-random kh x kw windows, output_size
-    of them per plane, placed by the plane's two samples in [0, 1) (width, height); and their flat
-    positions."""
-    return _fractional_max_pool(self, kernel_size, output_size, random_samples, 2)
-
-
-@kernel("fractional_max_pool3d")
-def fractional_max_pool3d(
-    self: Tensor, kernel_size: IntList, output_size: IntList, random_samples: Tensor
-) -> tuple[Tensor, Tensor]:
-    """fractional_max_pool2d over (N, C, T, H, W) or (C, T, H, W) inputs, three samples (time,
-    height, width) per plane."""
-    return _fractional_max_pool(self, kernel_size, output_size, random_samples, 3)
-
-
-@kernel("fractional_max_pool2d_backward")
-def fractional_max_pool2d_backward(
-    grad_output: Tensor, self: Tensor, kernel_size: IntList, output_size: IntList, indices: Tensor
-) -> Tensor:
-    """fractional_max_pool2d's input gradient: each output gradient added at its maximum's position."""
-    return _fractional_max_pool_backward(grad_output, self, output_size, indices, 2)
-
-
-@kernel("fractional_max_pool3d_backward")
-def fractional_max_pool3d_backward(
-    grad_output: Tensor, self: Tensor, kernel_size: IntList, output_size: IntList, indices: Tensor
-) -> Tensor:
-    """fractional_max_pool3d's input gradient: each output gradient added at its maximum's position."""
-    return _fractional_max_pool_backward(grad_output, self, output_size, indices, 3)
+for _n in (2, 3):
+    register_variants(
+        f"fractional_max_pool{_n}d",
+        {
+            "": functools.partial(_fractional_max_pool, n=_n),
+            "_backward": functools.partial(_fractional_max_pool_backward, n=_n),
+        },
+    )
