@@ -942,7 +942,7 @@ class Tensor(TensorMethods):
             shape=impl.sizes,
             device=str(impl.device),
             requires_grad=self.requires_grad,
-            grad_fn=None if (fn := variable.grad_fn_of(impl)) is None else fn.name(),
+            grad_fn=None if (fn := variable.grad_fn_of(impl)) is None else type(fn).__name__,
         )
 
 

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import framework
 from framework._tensor_str import format_tensor, get_printoptions, printoptions, set_printoptions
 from framework.c10 import dtypes
 
@@ -286,3 +287,18 @@ def test_options_change_output() -> None:
     with printoptions(sci_mode=True):
         assert show() == "tensor([1.1235e+00, 2.0000e+00])"
     assert show() == "tensor([1.1235, 2.0000])"
+
+
+def test_grad_fn_suffix_is_the_node_class_as_in_pytorch() -> None:
+    """PyTorch prints the node's class: `CopySlices`, `NotImplemented`, while `name()` keeps the
+    qualified `torch::autograd::...` names."""
+    written = framework.ones(3, requires_grad=True).clone()
+    written[0] = 2.0
+    assert repr(written) == "tensor([2., 1., 1.], grad_fn=<CopySlices>)"
+    assert written.grad_fn is not None and written.grad_fn.name() == "torch::autograd::CopySlices"
+    scale = framework.full((), 8.0, requires_grad=True) * 1
+    tracker = framework.zeros((), dtype=framework.int32)
+    updated = framework._amp_update_scale_(scale, tracker, framework.zeros(()), 2.0, 0.5, 3)
+    assert repr(updated) == "tensor(8., grad_fn=<NotImplemented>)"
+    assert updated.grad_fn is not None
+    assert updated.grad_fn.name() == "torch::autograd::NotImplemented"

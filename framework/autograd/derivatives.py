@@ -480,7 +480,13 @@ def build_node_spec(entry: DerivativeEntry, namespace: dict[str, Any], source: s
     env["_materialize"] = _materialize
     code = compile("\n".join(lines), f"<{entry.node_name} {source}:{entry.line}>", "exec")
     exec(code, env)
-    node_class = type(entry.node_name, (FormulaNode,), {"__slots__": (), "apply": env["apply"]})
+    # A qualified node name ("torch::autograd::NotImplemented") is `name()`; the class, which the
+    # tensor repr shows, takes its last part, as PyTorch's C++ node classes do.
+    members: dict[str, Any] = {"__slots__": (), "apply": env["apply"]}
+    short = entry.node_name.rpartition("::")[2]
+    if short != entry.node_name:
+        members["name"] = lambda self, full=entry.node_name: full
+    node_class = type(short, (FormulaNode,), members)
     return NodeSpec(
         entry,
         node_class,
