@@ -296,3 +296,17 @@ def test_grad_scaler_training_matches_torch() -> None:
         np.testing.assert_allclose(losses[1], losses[0], rtol=1e-6)
         assert t_scaler.get_scale() == f_scaler.get_scale()
     np.testing.assert_allclose(ours.weight.detach().numpy(), theirs.weight.detach().numpy(), rtol=1e-5)
+
+
+def test_unscale_operator_keeps_each_dtype_precision_and_reports_infs() -> None:
+    exact = np.array([1.0 + 1e-12, 3.0])
+    grads = [framework.tensor(exact), framework.tensor([1.5, float("nan")]).bfloat16()]
+    found_inf = framework.zeros(())
+    framework._amp_foreach_non_finite_check_and_unscale_(grads, found_inf, framework.full((), 0.5))
+    np.testing.assert_array_equal(grads[0].numpy(), exact * 0.5)  # float64 computes in float64
+    assert grads[1].float().tolist()[0] == 0.75 and found_inf.item() == 1.0
+    with pytest.raises(RuntimeError, match=r"found_inf must be a 1-element tensor\."):
+        framework._amp_foreach_non_finite_check_and_unscale_(grads, framework.zeros(2), framework.ones(()))
+    with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
+        integers = [framework.ones(2, dtype=framework.int64)]
+        framework._amp_foreach_non_finite_check_and_unscale_(integers, found_inf, framework.ones(()))

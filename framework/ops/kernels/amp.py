@@ -30,7 +30,7 @@ def _amp_foreach_non_finite_check_and_unscale_(
         if not t._impl.dtype.is_floating_point:
             raise not_implemented("_amp_foreach_non_finite_check_and_unscale_cpu", t._impl.dtype)
         values = array(t)
-        compute = values.astype(np.float32, copy=False)
+        compute = values.astype(t._impl.dtype.opmath_numpy, copy=False)
         if not np.isfinite(compute).all():
             array(found_inf)[...] = 1.0
         values[...] = compute * factor
