@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import threading
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -159,15 +160,23 @@ def test_registered_operators_are_pytorchs_lists_that_framework_defines() -> Non
     assert "AutocastCPU" in table
 
 
+def _linear_pair(n_in: int, n_out: int) -> tuple[Any, framework.nn.Linear]:
+    """A torch Linear layer (seed 0) and a framework one holding the same weights."""
+    import torch
+
+    torch.manual_seed(0)
+    theirs = torch.nn.Linear(n_in, n_out)
+    ours = framework.nn.Linear(n_in, n_out)
+    ours.weight.data = framework.tensor(theirs.weight.detach().numpy())
+    ours.bias.data = framework.tensor(theirs.bias.detach().numpy())
+    return theirs, ours
+
+
 @needs_torch
 def test_against_torch() -> None:
     import torch
 
-    torch.manual_seed(0)
-    layer = torch.nn.Linear(16, 32)
-    ours = framework.nn.Linear(16, 32)
-    ours.weight.data = framework.tensor(layer.weight.detach().numpy())
-    ours.bias.data = framework.tensor(layer.bias.detach().numpy())
+    layer, ours = _linear_pair(16, 32)
     x = np.random.default_rng(0).standard_normal((8, 16)).astype(np.float32)
     with torch.autocast("cpu"):
         theirs_out = torch.relu(layer(torch.tensor(x)))
@@ -270,11 +279,7 @@ def test_grad_scaler_errors_and_disabled_forms() -> None:
 def test_grad_scaler_training_matches_torch() -> None:
     import torch
 
-    torch.manual_seed(0)
-    theirs = torch.nn.Linear(6, 3)
-    ours = framework.nn.Linear(6, 3)
-    ours.weight.data = framework.tensor(theirs.weight.detach().numpy())
-    ours.bias.data = framework.tensor(theirs.bias.detach().numpy())
+    theirs, ours = _linear_pair(6, 3)
     t_opt = torch.optim.SGD(theirs.parameters(), lr=0.05, momentum=0.9)
     f_opt = framework.optim.SGD(ours.parameters(), lr=0.05, momentum=0.9)
     t_scaler = torch.amp.GradScaler("cpu", init_scale=2.0**10, growth_interval=3)
