@@ -198,6 +198,16 @@ def structured(
     register_variants(name, variants)
 
 
+def forward_kernel(name: str, target: str) -> None:
+    """Register kernel `name` as a call of the aten overload `target` with the same arguments (a
+    CompositeImplicitAutograd alias, as clip is of clamp and det of linalg_det)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return aten_op(target)(*args, **kwargs)
+
+    register_variants(name, {"": call})
+
+
 def make_view(
     base: Tensor, sizes: tuple[int, ...], strides: tuple[int, ...], offset: int, dtype: dtype | None = None
 ) -> Tensor:

@@ -25,6 +25,7 @@ from framework.ops.kernels._registry import (
     array,
     aten_op,
     checked_scalar,
+    forward_kernel,
     has_internal_overlap,
     is_meta,
     kernel,
@@ -718,10 +719,7 @@ def take_along_dim_out(self: Tensor, indices: Tensor, dim: int | None = None, *,
     return result
 
 
-@kernel("argwhere")
-def argwhere(self: Tensor) -> Tensor:
-    result: Tensor = aten_op("nonzero.default")(self)
-    return result
+forward_kernel("argwhere", "nonzero.default")
 
 
 @kernel("fill_diagonal_")

@@ -38,6 +38,7 @@ from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
     aten_op,
+    forward_kernel,
     is_meta,
     kernel,
     new_tensor,
@@ -225,10 +226,7 @@ def linalg_inv(A: Tensor) -> Tensor:
     return result
 
 
-@kernel("inverse")
-def inverse(self: Tensor) -> Tensor:
-    result: Tensor = aten_op("linalg_inv.default")(self)
-    return result
+forward_kernel("inverse", "linalg_inv.default")
 
 
 # ---- determinants -----------------------------------------------------------------------------
@@ -244,10 +242,7 @@ def linalg_det(A: Tensor) -> Tensor:
     return result
 
 
-@kernel("det")
-def det(self: Tensor) -> Tensor:
-    result: Tensor = aten_op("linalg_det.default")(self)
-    return result
+forward_kernel("det", "linalg_det.default")
 
 
 @kernel("linalg_slogdet")
@@ -975,11 +970,7 @@ def linalg_matrix_power(self: Tensor, n: int) -> Tensor:
     return power
 
 
-@kernel("matrix_power")
-def matrix_power(self: Tensor, n: int) -> Tensor:
-    """torch.matrix_power: linalg.matrix_power (PyTorch's errors name that one too)."""
-    result: Tensor = aten_op("linalg_matrix_power.default")(self, n)
-    return result
+forward_kernel("matrix_power", "linalg_matrix_power.default")
 
 
 # ---- pinv -------------------------------------------------------------------------------------

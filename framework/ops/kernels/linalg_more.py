@@ -32,6 +32,7 @@ from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
     aten_op,
+    forward_kernel,
     is_meta,
     kernel,
     new_tensor,
@@ -527,10 +528,7 @@ def linalg_matrix_exp(self: Tensor) -> Tensor:
     return out
 
 
-@kernel("matrix_exp")
-def matrix_exp(self: Tensor) -> Tensor:
-    result: Tensor = aten_op("linalg_matrix_exp.default")(self)
-    return result
+forward_kernel("matrix_exp", "linalg_matrix_exp.default")
 
 
 # ---- eig --------------------------------------------------------------------------------------
@@ -626,10 +624,7 @@ def linalg_householder_product(input: Tensor, tau: Tensor) -> Tensor:
     return out
 
 
-@kernel("orgqr")
-def orgqr(self: Tensor, input2: Tensor) -> Tensor:
-    result: Tensor = aten_op("linalg_householder_product.default")(self, input2)
-    return result
+forward_kernel("orgqr", "linalg_householder_product.default")
 
 
 @kernel("geqrf")
@@ -860,16 +855,10 @@ def linalg_vander(x: Tensor, *, N: int | None = None) -> Tensor:
     return result
 
 
-@kernel("linalg_matmul")
-def linalg_matmul(self: Tensor, other: Tensor) -> Tensor:
-    result: Tensor = aten_op("matmul.default")(self, other)
-    return result
+forward_kernel("linalg_matmul", "matmul.default")
 
 
-@kernel("linalg_diagonal")
-def linalg_diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
-    result: Tensor = aten_op("diagonal.default")(A, offset, dim1, dim2)
-    return result
+forward_kernel("linalg_diagonal", "diagonal.default")
 
 
 @kernel("qr")
@@ -900,10 +889,7 @@ def svd(self: Tensor, some: bool = True, compute_uv: bool = True) -> tuple[Tenso
     return zeros([*batch, m, m], **options), S, zeros([*batch, n, n], **options)
 
 
-@kernel("pinverse")
-def pinverse(self: Tensor, rcond: float = 1e-15) -> Tensor:
-    result: Tensor = aten_op("linalg_pinv.default")(self, rcond)
-    return result
+forward_kernel("pinverse", "linalg_pinv.default")
 
 
 @kernel("inner")

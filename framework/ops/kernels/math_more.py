@@ -43,6 +43,7 @@ from framework.ops.kernels._registry import (
     aten_op,
     check_out_dtype,
     dispatched_empty,
+    forward_kernel,
     is_meta,
     not_implemented,
     register_variants,
@@ -55,7 +56,6 @@ from framework.ops.kernels.linalg_decomp import conj
 from framework.ops.kernels.pointwise import (
     _binary_impl,
     _binary_meta,
-    _forward,
     _is_complex,
     _is_floating,
     _refuse,
@@ -146,7 +146,7 @@ _ALIASES: Final[dict[str, str]] = {
 """Alias kernel -> the aten overload it calls (so the graph records the real operator's node)."""
 
 for _alias, _target in _ALIASES.items():
-    _forward(_alias, _target)
+    forward_kernel(_alias, _target)
 
 
 def _positive(self: Tensor) -> Tensor:

@@ -24,6 +24,7 @@ from framework.ops.kernels._registry import (
     array,
     aten_op,
     complex_clamp,
+    forward_kernel,
     kernel,
     not_implemented,
     register_variants,
@@ -892,23 +893,12 @@ register_variants(
 )
 
 
-def _forward(name: str, target: str) -> None:
-    """Register kernel `name` as a call of the aten overload `target` with the same arguments
-    (a CompositeImplicitAutograd alias, as clip is of clamp)."""
-
-    def call(*args: Any, **kwargs: Any) -> Tensor:
-        result: Tensor = aten_op(target)(*args, **kwargs)
-        return result
-
-    register_variants(name, {"": call})
-
-
-_forward("clip", "clamp.default")
-_forward("clip_tensor", "clamp.Tensor")
-_forward("clip_out", "clamp.out")
-_forward("clip_tensor_out", "clamp.Tensor_out")
-_forward("clip_", "clamp_.default")
-_forward("clip__tensor", "clamp_.Tensor")
+forward_kernel("clip", "clamp.default")
+forward_kernel("clip_tensor", "clamp.Tensor")
+forward_kernel("clip_out", "clamp.out")
+forward_kernel("clip_tensor_out", "clamp.Tensor_out")
+forward_kernel("clip_", "clamp_.default")
+forward_kernel("clip__tensor", "clamp_.Tensor")
 
 
 def _square(self: Tensor) -> Tensor:

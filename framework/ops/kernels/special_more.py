@@ -27,6 +27,7 @@ from framework.ops.kernels._registry import (
     CPP_TYPE_NAMES,
     array,
     aten_op,
+    forward_kernel,
     not_implemented,
     register_variants,
     resize_output,
@@ -48,7 +49,6 @@ from framework.ops.kernels.math_more import (
 from framework.ops.kernels.pointwise import (
     _binary_impl,
     _binary_meta,
-    _forward,
     _refuse,
     _to_float,
     _true_div_compute,
@@ -277,7 +277,7 @@ _SPECIAL_ALIASES: Final[dict[str, str]] = {
 """Alias kernel -> the aten overload it calls (so the graph records the real operator's node)."""
 
 for _alias, _target in _SPECIAL_ALIASES.items():
-    _forward(_alias, _target)
+    forward_kernel(_alias, _target)
 
 
 def _special_ndtr(self: Tensor) -> Tensor:

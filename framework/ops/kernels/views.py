@@ -35,6 +35,7 @@ from framework.ops.kernels._registry import (
     array,
     aten_op,
     check_out_dtype,
+    forward_kernel,
     has_internal_overlap,
     int_list,
     is_meta,
@@ -437,11 +438,8 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return _restride(self, _transpose_geometry(self._impl, dim0, dim1))
 
 
-@kernel("swapaxes")
-@kernel("swapdims")
-def swapdims(self: Tensor, dim0: int, dim1: int) -> Tensor:
-    result: Tensor = aten_op("transpose.int")(self, dim0, dim1)
-    return result
+forward_kernel("swapaxes", "transpose.int")
+forward_kernel("swapdims", "transpose.int")
 
 
 def _t_geometry(impl: TensorImpl, op: str) -> Geometry:
