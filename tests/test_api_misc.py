@@ -144,6 +144,12 @@ def test_adjoint_and_dropout_() -> None:
         RuntimeError, match=r"only supported on matrices or batches of matrices\. Got 1-D tensor\."
     ):
         framework.adjoint(framework.ones(3))
+    z = framework.tensor([[1 + 2j, 3j], [4 + 0j, 5 - 1j]], requires_grad=True)
+    conjugated = z.adjoint()  # as PyTorch: a conjugate view of the transpose
+    assert conjugated.is_conj() and conjugated.data_ptr() == z.data_ptr()
+    assert conjugated.grad_fn is not None and conjugated.grad_fn.name() == "ConjBackward0"
+    assert conjugated.grad_fn.next_functions[0][0].name() == "TransposeBackward0"
+    np.testing.assert_array_equal(conjugated.resolve_conj().detach().numpy(), z.detach().numpy().conj().T)
     y = framework.ones(1000)
     assert framework.dropout_(y, 0.5, True) is y
     values = set(y.tolist())

@@ -108,7 +108,6 @@ EXPECTED_FAILURES: Final[dict[tuple[str, str], str]] = {
         "their `target == -1` fails: framework's eq.Scalar raises OverflowError for -1 on uint8, where "
         "PyTorch compares (and finds no element equal)",
     ),
-    **_each("adjoint", _COMPLEX, "complex refused: conjugation (PyTorch's conj views) is not implemented"),
 }
 """(overload, dtype) pairs where framework knowingly disagrees with PyTorch, and why."""
 

@@ -102,21 +102,19 @@ def dropout_(self: Tensor, p: float, train: bool) -> Tensor:
 
 @kernel("adjoint")
 def adjoint(self: Tensor) -> Tensor:
-    """The last two dimensions swapped (a view; conjugation would apply to complex tensors)."""
+    """The last two dimensions swapped, conjugated for complex tensors (a view: a conjugate view
+    of the transpose, as PyTorch's)."""
     impl = self._impl
-    if impl.dtype.is_complex:
-        raise NotImplementedError(
-            "adjoint() of a complex tensor needs conj(), which this framework does not implement"
-        )
     if impl.dim() == 0:
         warn_once("adjoint0", "adjoint() is deprecated on 0-D tensors. Consider using x.conj().")
-        return self
-    if impl.dim() == 1:
+        result = self
+    elif impl.dim() == 1:
         raise RuntimeError(
             "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor."
         )
-    result: Tensor = aten_op("transpose.int")(self, -2, -1)
-    return result
+    else:
+        result = aten_op("transpose.int")(self, -2, -1)
+    return aten_op("conj.default")(result) if impl.dtype.is_complex else result
 
 
 @kernel("fill_Tensor_")
