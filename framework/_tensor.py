@@ -17,6 +17,7 @@ from framework._size import Size, size_of
 from framework._tensor_str import format_tensor
 from framework._typed_storage import TypedStorage, legacy_storage, warn_typed_storage_removal
 from framework.autograd import variable
+from framework.autograd.forward_ad import tangent_repr
 from framework.autograd.graph import is_inference
 from framework.c10.device import Device, Layout, MemoryFormat
 from framework.c10.dispatch_key import DispatchKeySet
@@ -943,6 +944,7 @@ class Tensor(TensorMethods):
             device=str(impl.device),
             requires_grad=self.requires_grad,
             grad_fn=None if (fn := variable.grad_fn_of(impl)) is None else type(fn).__name__,
+            tangent=tangent_repr(self),
         )
 
 

@@ -275,6 +275,7 @@ def format_tensor(
     device: str,
     requires_grad: bool = False,
     grad_fn: str | None = None,
+    tangent: str | None = None,
 ) -> str:
     """The ``repr`` PyTorch prints for a tensor with these elements and attributes.
 
@@ -283,6 +284,7 @@ def format_tensor(
     ``is_default_dtype`` tells whether ``dtype_name`` is the default float dtype; a complex dtype
     is compared with ``default_complex_dtype()``. ``device`` is printed unless its type is ``cpu``.
     ``grad_fn`` is the backward node's class name; without one, ``requires_grad`` is printed.
+    ``tangent`` is what follows ``tangent=`` for a dual tensor of forward AD.
     """
     prefix = "tensor("
     indent = len(prefix)
@@ -311,6 +313,8 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _with_suffixes(prefix + body, suffixes, indent)
 
 

@@ -3,6 +3,7 @@
 `backward`/`grad` run the graph that operators record at the Autograd key; the kernels there are
 made from derivatives.yaml (see `framework.autograd.derivatives`)."""
 
+from framework.autograd import forward_ad as forward_ad
 from framework.autograd import graph as graph
 from framework.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from framework.autograd.engine import backward, grad
@@ -26,6 +27,7 @@ __all__ = [
     "backward",
     "detect_anomaly",
     "enable_grad",
+    "forward_ad",
     "grad",
     "gradcheck",
     "gradgradcheck",

@@ -25,6 +25,7 @@ import yaml
 import framework
 from framework.autograd import anomaly_mode
 from framework.autograd.formulas import HELPERS
+from framework.autograd.forward_ad import ACTIVE, _Suspended, fw_grad, set_fw_grad, update_fw_grad
 from framework.autograd.graph import Edge, InputMetadata, Node, SavedVariable, TensorGeometry, is_inference
 from framework.autograd.variable import (
     as_view,
@@ -509,17 +510,18 @@ def _differentiable_dtype(tensor: Any) -> bool:
     return bool(d.is_floating_point or d.is_complex)
 
 
-def _save(value: Any, mode: int, is_output: bool) -> Any:
+def _save(value: Any, mode: int, is_output: bool, keep: Callable[[Any, bool], Any] = SavedVariable) -> Any:
+    """What a node keeps of `value` in `mode` (tensors are kept by `keep`)."""
     if value is None:
         return None
     if mode == SAVE_VALUE:
         return value
     if mode == SAVE_TENSOR:
-        return SavedVariable(value, is_output)
+        return keep(value, is_output)
     if mode == SAVE_GEOMETRY:
         return TensorGeometry(value._impl)
     if mode == SAVE_TENSOR_LIST:
-        return [None if v is None else SavedVariable(v, is_output) for v in value]
+        return [None if v is None else keep(v, is_output) for v in value]
     return [None if v is None else TensorGeometry(v._impl) for v in value]
 
 
@@ -730,7 +732,15 @@ def autograd_kernel(op: OperatorHandle, spec: NodeSpec, kind: str) -> Callable[.
         checked = [i for i, _ in _tensor_args(schema)]
     else:
         checked = [i for i, _ in spec.inputs]
-    body = [f"    if _grad_enabled() and ({_requires_grad_terms(schema, checked)}):"]
+    body = []
+    if kind != "out" and spec.differentiable:
+        # While a forward AD level is active, the forward AD work runs this kernel again, with
+        # the level suspended (so this test fails then).
+        env["_FW"] = ACTIVE
+        env["_forward"] = _forward_ad_kernel(op, spec, kind)
+        values = _tuple_source(param_name(a.name) for a in schema.arguments)
+        body += ["    if _FW:", f"        return _forward(_kernel, _ks_, {values})"]
+    body.append(f"    if _grad_enabled() and ({_requires_grad_terms(schema, checked)}):")
     if kind == "out":
         body.append(f"        raise RuntimeError(_OUT_ERROR.format({schema.name.partition('::')[2]!r}))")
     else:
@@ -738,7 +748,159 @@ def autograd_kernel(op: OperatorHandle, spec: NodeSpec, kind: str) -> Callable[.
         body += [*_record_source(spec, schema, mode, call_args), "        return _out"]
     body.append(f"    return _redispatch(_ks(_ks_.repr & _AFTER), {call_args})")
     kernel: Callable[..., Any] = _compile_kernel(op, env, "autograd", params, body)
+    env["_kernel"] = kernel
     return kernel
+
+
+# --- forward AD -------------------------------------------------------------------------------
+
+
+class _Held:
+    """A tensor a forward AD product reads, with the interface of a saved variable (read at once,
+    so nothing is version-checked or released)."""
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor: Any, is_output: bool) -> None:
+        self.tensor = tensor
+
+    def unpack(self, saved_for: Node) -> Any:
+        return self.tensor
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _forward_ad_kernel(op: OperatorHandle, spec: NodeSpec, kind: str) -> Callable[..., Any]:
+    """The Autograd kernel's work while a forward AD level is active: `call(kernel, ks, values)`
+    runs `kernel` (forward AD suspended) on the schema-ordered `values` and gives the outputs the
+    tangents that the inputs' tangents imply.  A view operator applies itself to the tangent (so a
+    view's tangent is the same view of the tangent); any other operator transposes its backward
+    formulas, which are linear in the incoming gradient `g`: the gradient of `<backward(g), t>`
+    with respect to `g` is the Jacobian-vector product `J t`."""
+    schema = op.schema
+    keyword = tuple(a.kwarg_only for a in schema.arguments)
+    names = tuple(param_name(a.name) for a in schema.arguments)
+    list_kinds = (TensorKind.TENSOR_LIST, TensorKind.OPTIONAL_TENSOR_LIST)
+    n_outputs = len(schema.returns)
+    is_view = kind == "functional" and _is_view(schema) and [i for i, _ in spec.inputs] == [0]
+    clone_self = kind == "inplace" and any(s.index == 0 and s.mode == SAVE_TENSOR for s in spec.saved_inputs)
+    diffs = spec.output_differentiability
+    base_name = schema.name.partition("::")[2]
+
+    def call(kernel: Callable[..., Any], ks: DispatchKeySet, values: tuple[Any, ...]) -> Any:
+        tangents: list[Any] = []
+        spans: list[tuple[int, int]] = []
+        for index, tensor_kind_ in spec.inputs:
+            value = values[index]
+            start = len(tangents)
+            if tensor_kind_ in list_kinds:
+                tangents += [None if t is None else fw_grad(t) for t in value]
+            else:
+                tangents.append(None if value is None else fw_grad(value))
+            spans.append((start, len(tangents)))
+        args = [v for v, k in zip(values, keyword, strict=True) if not k]
+        kwargs = {n: v for n, v, k in zip(names, values, keyword, strict=True) if k}
+        if all(t is None for t in tangents):
+            with _Suspended():
+                return kernel(ks, *args, **kwargs)
+        if is_view or kind == "inplace_view":
+            with _Suspended():
+                out = kernel(ks, *args, **kwargs)
+                view_of = tangents[0] if is_view else framework.alias(tangents[0])
+                products = _as_list(op.call(view_of, *args[1:], **kwargs))
+            targets = _as_list(out) if is_view else [values[0]]
+            for target, product in zip(targets, products, strict=True):
+                if _differentiable_dtype(target):
+                    set_fw_grad(target, product)
+            return out
+        create_graph = grad_mode.get() and any(
+            t is not None and t.requires_grad for t in (*tangents, *_flat_tensors(values))
+        )
+        with _Suspended():
+            formula_values = list(values)
+            if clone_self:
+                formula_values[0] = values[0].clone()
+            out = kernel(ks, *args, **kwargs)
+            outputs = _as_list(out) if spec.list_output or n_outputs > 1 else [out]
+            node = spec.node_class((None,) * len(tangents), tuple(t is not None for t in tangents))
+            node.spans = spans
+            node.input_metadata = [
+                InputMetadata(o._impl) if diffs[min(j, len(diffs) - 1)] and _differentiable_dtype(o) else None
+                for j, o in enumerate(outputs)
+            ]
+            node.saved = [
+                *(_save(formula_values[s.index], s.mode, False, _Held) for s in spec.saved_inputs),
+                *(
+                    _save(out if n_outputs == 1 else out[s.index], s.mode, True, _Held)
+                    for s in spec.saved_outputs
+                ),
+            ]
+            jvps = _transposed(node, tangents, create_graph, base_name)
+        for j, jvp in jvps.items():
+            if kind == "inplace":
+                update_fw_grad(values[0], jvp)
+            else:
+                set_fw_grad(outputs[j], jvp)
+        return out
+
+    return call
+
+
+def _flat_tensors(values: Iterable[Any]) -> list[Any]:
+    """The tensors among `values` (tensors, lists of tensors and anything else)."""
+    flat: list[Any] = []
+    for value in values:
+        if isinstance(value, framework.Tensor):
+            flat.append(value)
+        elif isinstance(value, (list, tuple)):
+            flat += [v for v in value if isinstance(v, framework.Tensor)]
+    return flat
+
+
+def _transposed(node: FormulaNode, tangents: Sequence[Any], create_graph: bool, name: str) -> dict[int, Any]:
+    """output index -> `J t` for each differentiable output of `node` (an operator called `name`):
+    its backward formulas run on gradients that require grad (ones: a formula may take the
+    logarithm of a gradient's magnitude, as logcumsumexp's does, and is linear all the same), and
+    the gradient of `sum <vjp_i, t_i>` (its real part for complex values) with respect to those
+    gradients is the product."""
+    token = grad_mode.set(True)
+    try:
+        seeds = {j: m.ones().requires_grad_() for j, m in enumerate(node.input_metadata) if m is not None}
+        vjps = node.apply([seeds.get(j) for j in range(len(node.input_metadata))])
+        total = None
+        for vjp, tangent in zip(vjps, tangents, strict=True):
+            if vjp is None or tangent is None:
+                continue
+            term = (vjp.conj() * tangent).sum()
+            if term.is_complex():
+                term = term.real
+            total = term if total is None else total + term
+        if total is None or not total.requires_grad:
+            return {j: framework.zeros_like(seed) for j, seed in seeds.items()}
+        try:
+            products = framework.autograd.grad(
+                total, list(seeds.values()), allow_unused=True, create_graph=create_graph
+            )
+        except RuntimeError as error:
+            if not str(error).startswith("derivative for "):
+                raise
+            # A backward formula that calls an operator without a derivative of its own: PyTorch
+            # has no forward formula for these either.
+            raise NotImplementedError(
+                f"Trying to use forward AD with {name} that does not support it because it has not "
+                "been implemented yet.\nPlease file an issue to PyTorch at "
+                "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that "
+                "we can prioritize its implementation or submit a PR adding the implementation to "
+                "derivatives.yaml"
+            ) from None
+    finally:
+        grad_mode.reset(token)
+    return {
+        j: framework.zeros_like(seed) if product is None else product
+        for (j, seed), product in zip(seeds.items(), products, strict=True)
+    }
 
 
 # --- ADInplaceOrView --------------------------------------------------------------------------

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from framework.autograd import anomaly_mode
+import framework
+from framework.autograd import anomaly_mode, forward_ad
 from framework.autograd.graph import Grads, Node, SavedVariable
 from framework.autograd.variable import (
     check_inplace,
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "once_differentiable"]
 
+_NO_JVP = "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
+
 
 class FunctionCtx:
     """What forward tells backward (a custom Function's node is its ctx)."""
@@ -37,6 +40,8 @@ class FunctionCtx:
     _dirty: tuple[Tensor, ...]
     _non_differentiable: tuple[Tensor, ...]
     _materialize_grads: bool
+    _for_forward: tuple[Tensor | None, ...]
+    _in_jvp: bool
     needs_input_grad: tuple[bool, ...]
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
@@ -44,7 +49,8 @@ class FunctionCtx:
         self._to_save = tensors
 
     def save_for_forward(self, *tensors: Tensor | None) -> None:
-        raise NotImplementedError("forward-mode AD is not supported")
+        """Tensors jvp will need (read them back with `saved_tensors` inside jvp)."""
+        self._for_forward = tensors
 
     def mark_dirty(self, *tensors: Tensor) -> None:
         """Inputs that forward modified in place (and returns)."""
@@ -60,8 +66,11 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
-        """The tensors given to save_for_backward (PyTorch's error once backward freed them)."""
+        """The tensors given to save_for_backward (PyTorch's error once backward freed them), or
+        inside jvp those given to save_for_forward."""
         assert isinstance(self, Node)
+        if self._in_jvp:
+            return self._for_forward
         return tuple(None if s is None else s.unpack(self) for s in self._saved)
 
 
@@ -82,6 +91,8 @@ class BackwardCFunction(Node, FunctionCtx):
         self._dirty = ()
         self._non_differentiable = ()
         self._materialize_grads = True
+        self._for_forward = ()
+        self._in_jvp = False
         self.needs_input_grad = ()
         self._is_tensor_input: tuple[bool, ...] = ()
 
@@ -142,13 +153,28 @@ class Function:
             "to use it with backward mode AD."
         )
 
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        raise NotImplementedError(_NO_JVP)
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward (keyword arguments go to forward; gradients flow to the positional
-        tensor arguments) and record the node."""
+        tensor arguments) and record the node; with forward AD, give the outputs the tangents
+        `jvp` computes from the inputs' (zeros for a tensor without one, None for a non-tensor)."""
+        node = cls._backward_cls()
+        tangents = _input_tangents(cls, args) if forward_ad.ACTIVE else None
+        if tangents is None:
+            return cls._run(node, args, kwargs)
+        with forward_ad.suspended():
+            output = cls._run(node, args, kwargs)
+        _set_output_tangents(cls, node, output, tangents)
+        return output
+
+    @classmethod
+    def _run(cls, node: BackwardCFunction, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         from framework._tensor import Tensor
 
-        node = cls._backward_cls()
         is_tensor = tuple(isinstance(a, Tensor) for a in args)
         grad_on = autograd_state.is_grad_enabled()
         needs = tuple(grad_on and isinstance(a, Tensor) and requires_grad(a) for a in args)
@@ -179,6 +205,52 @@ class Function:
         ]
         node._to_save = ()
         return wrapped if isinstance(output, tuple) else wrapped[0]
+
+
+def _input_tangents(cls: type[Function], args: tuple[Any, ...]) -> list[Any] | None:
+    """The tangents jvp receives, or None when no argument has one."""
+    from framework._tensor import Tensor
+
+    tangents = [forward_ad.fw_grad(a) if isinstance(a, Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return None
+    if cls.jvp is Function.jvp:
+        raise NotImplementedError(_NO_JVP)
+    return [
+        framework.zeros_like(a) if t is None and isinstance(a, Tensor) else t
+        for a, t in zip(args, tangents, strict=True)
+    ]
+
+
+def _set_output_tangents(
+    cls: type[Function], ctx: BackwardCFunction, output: Any, tangents: list[Any]
+) -> None:
+    """Run jvp (which reads what forward gave save_for_forward as `saved_tensors`) and give each
+    differentiable output its tangent; an output forward marked dirty gets its tangent written
+    into its input's."""
+    from framework._tensor import Tensor
+
+    outputs = output if isinstance(output, tuple) else (output,)
+    ctx._in_jvp = True
+    try:
+        with forward_ad.suspended():
+            products = cls.jvp(ctx, *tangents)
+    finally:
+        ctx._in_jvp = False
+    products = products if isinstance(products, tuple) else (products,)
+    for out, product in zip(outputs, products, strict=False):
+        if (
+            not isinstance(out, Tensor)
+            or product is None
+            or not (out.dtype.is_floating_point or out.dtype.is_complex)
+        ):
+            continue
+        if any(out is t for t in ctx._non_differentiable):
+            continue
+        if any(out is t for t in ctx._dirty):
+            forward_ad.update_fw_grad(out, product)
+        else:
+            forward_ad.set_fw_grad(out, product)
 
 
 def _wrap(node: BackwardCFunction, index: int, output: Any, inputs: tuple[Any, ...]) -> Any:

@@ -118,6 +118,12 @@ class InputMetadata:
         result: Tensor = framework.zeros(self.shape, dtype=self.dtype, device=self.device)
         return result
 
+    def ones(self) -> Tensor:
+        import framework
+
+        result: Tensor = framework.ones(self.shape, dtype=self.dtype, device=self.device)
+        return result
+
 
 class Node:
     """One backward function of the graph (PyTorch's `torch.autograd.graph.Node`)."""

@@ -49,6 +49,7 @@ class AutogradMeta:
     __slots__ = (
         "__weakref__",
         "_requires_grad",
+        "fw_grad",
         "grad",
         "grad_accumulator",
         "grad_fn",
@@ -67,6 +68,8 @@ class AutogradMeta:
         self.grad_accumulator: weakref.ref[AccumulateGrad] | None = None
         self.hooks: _HookDict | None = None
         self.post_accumulate_grad_hooks: _HookDict | None = None
+        self.fw_grad: Tensor | None = None
+        """The tangent at the forward AD level (see `framework.autograd.forward_ad`)."""
 
     @property
     def requires_grad(self) -> bool:
@@ -77,7 +80,7 @@ class ViewMeta(AutogradMeta):
     """Autograd metadata of a view: its base (never itself a view), how it was created, and the
     version at which its grad_fn was last valid."""
 
-    __slots__ = ("attr_version", "base", "creation_meta", "version_counter")
+    __slots__ = ("attr_version", "base", "creation_meta", "fw_view", "version_counter")
 
     def __init__(self, base: Tensor, creation_meta: CreationMeta, version_counter: VersionCounter) -> None:
         AutogradMeta.__init__(self)
@@ -85,6 +88,8 @@ class ViewMeta(AutogradMeta):
         self.creation_meta = creation_meta
         self.version_counter = version_counter
         self.attr_version = version_counter.version
+        self.fw_view = True
+        """Whether the view takes its tangent from its base's (not so the primal of `unpack_dual`)."""
 
     @property
     def requires_grad(self) -> bool:

@@ -368,3 +368,95 @@ def _prepared_torch(value: Any, prepare: Callable[[Any], Any]) -> Any:
     if isinstance(value, dict):
         return {k: _prepared_torch(v, prepare) for k, v in value.items()}
     return value
+
+
+def _random_like(t: framework.Tensor, rng: np.random.Generator) -> framework.Tensor:
+    values = rng.standard_normal(t.shape)
+    if t.dtype.is_complex:
+        values = values + 1j * rng.standard_normal(t.shape)
+    return framework.tensor(values, dtype=t.dtype)
+
+
+FORWARD_AD_REFUSED = {
+    "_ctc_loss": "_ctc_loss",
+    "_ctc_loss.Tensor": "_ctc_loss",
+    "_embedding_bag": "_embedding_bag",
+    "_pdist_forward": "_pdist_forward",
+    "grid_sampler_2d": "grid_sampler_2d",
+    "grid_sampler_3d": "grid_sampler_3d",
+    "hardsigmoid": "hardsigmoid",
+    "multi_margin_loss": "multi_margin_loss",
+    "multilabel_margin_loss_forward": "multilabel_margin_loss_forward",
+}
+"""Entries whose backward formula calls an operator without a derivative, so forward AD (the
+transposed formula) raises PyTorch's NotImplementedError.  PyTorch refuses all but hardsigmoid too
+(its forward formula is written separately there)."""
+FORWARD_AD_UNCHECKED = {
+    "linalg_eig": "its backward refuses gradients that depend on the eigenvectors' phases, which the "
+    "transposition's all-ones gradient does",
+    **{
+        key: "the formula for the input differentiates through the saved statistics unless they "
+        "require grad, which tangents do not mark"
+        for key in ("native_batch_norm_backward", "native_layer_norm_backward")
+    },
+}
+
+
+def _moved(p: framework.Tensor, t: framework.Tensor, eps: float) -> framework.Tensor:
+    """`p + eps * t` in a copy of `p`'s whole storage, with `p`'s geometry (an operator such as
+    as_strided may read storage around the elements `p` views)."""
+    impl = p._impl
+    storage = np.frombuffer(impl.storage.data, dtype=impl.dtype.numpy_dtype).copy()
+    moved = framework.from_numpy(storage).as_strided(impl.sizes, impl.strides, impl.storage_offset)
+    return moved.add_(t, alpha=eps)
+
+
+@pytest.mark.parametrize(
+    "key",
+    sorted(
+        k
+        for k, e in ENTRIES.items()
+        if e.formulas and not _raises_in_backward(e) and k not in FORWARD_AD_UNCHECKED
+    ),
+)
+def test_forward_ad(key: str) -> None:
+    """Forward AD through the entry (tangents of random directions) against central finite
+    differences of the same function in float64, or PyTorch's refusal."""
+    from framework.autograd import forward_ad as fwAD
+
+    entry = ENTRIES[key]
+    op = _op(entry.schema.name, entry.schema.overload_name)
+    for sample, args, kwargs, inputs in _calls(entry):
+        if not inputs:
+            continue
+        fn = _function(op, args, kwargs, entry.schema.is_mutable, sample.prepare)
+        if sample.outputs is not None:
+            fn = _mapped(fn, sample.outputs)
+        primals = [t.detach() for t in inputs]
+        rng = np.random.default_rng(0)
+        tangents = [_random_like(t, rng) for t in primals]
+        with fwAD.dual_level():
+            duals = [fwAD.make_dual(p, t) for p, t in zip(primals, tangents, strict=True)]
+            if key in FORWARD_AD_REFUSED:
+                message = f"Trying to use forward AD with {FORWARD_AD_REFUSED[key]} that does not support it"
+                with pytest.raises(NotImplementedError, match=message):
+                    fn(*duals)
+                continue
+            outputs = _outputs(fn(*duals))
+            products = [fwAD.unpack_dual(o).tangent for o in outputs]
+        eps = 1e-6
+        with framework.no_grad():
+            plus = _outputs(fn(*[_moved(p, t, eps) for p, t in zip(primals, tangents, strict=True)]))
+            minus = _outputs(fn(*[_moved(p, t, -eps) for p, t in zip(primals, tangents, strict=True)]))
+        diffs = entry.output_differentiability
+        for i, (out, product) in enumerate(zip(outputs, products, strict=True)):
+            floating = out.dtype.is_floating_point or out.dtype.is_complex
+            if not floating or (sample.outputs is None and not diffs[min(i, len(diffs) - 1)]):
+                assert product is None, (sample.desc, i)
+                continue
+            assert product is not None, (sample.desc, i)
+            assert product.shape == out.shape, (sample.desc, i)
+            expected = (plus[i].numpy() - minus[i].numpy()) / (2 * eps)
+            np.testing.assert_allclose(
+                product.detach().numpy(), expected, rtol=1e-4, atol=1e-5, err_msg=f"{sample.desc} output {i}"
+            )
