@@ -131,7 +131,7 @@ def _default_text(value: object) -> str | None:
     if isinstance(value, (str, Device)):
         return f'"{value}"'
     if isinstance(value, dtype_class):
-        return str(value).removeprefix("torch.")
+        return str(value).removeprefix("framework.")
     return None
 
 

@@ -176,7 +176,10 @@ def register_fake(
         source = _caller_location(stacklevel)
         handle = _lookup(qualname)
         use_lib = _library_for(_parse_namespace(qualname)[0], lib)
-        use_lib.impl(handle, meta_kernel(qualname, f, source), "Meta")
+        with warnings.catch_warnings():
+            # A newer fake implementation replaces the older one silently, as in PyTorch.
+            warnings.filterwarnings("ignore", "Overriding a previously registered kernel", UserWarning)
+            use_lib.impl(handle, meta_kernel(qualname, f, source), "Meta")
         return f
 
     return register if func is None else register(func)
