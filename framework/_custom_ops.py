@@ -474,7 +474,12 @@ def meta_kernel(qualname: str, fake: Callable[..., Any], source: str) -> Callabl
         finally:
             _CtxGetter.getter = previous
 
+    FAKE_SOURCES[kernel] = source
     return kernel
+
+
+FAKE_SOURCES: Final[weakref.WeakKeyDictionary[Callable[..., Any], str]] = weakref.WeakKeyDictionary()
+"""Where each Meta kernel made from a fake implementation was registered."""
 
 
 # ---- device types and autocast ---------------------------------------------------------------

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar, overload
 
 from framework._custom_ops import (
+    FAKE_SOURCES,
     CustomOpDef,
     Info,
     autocast_kernel,
@@ -164,8 +165,11 @@ def register_fake(
     *,
     lib: Library | None = None,
     _stacklevel: int = 1,
+    allow_override: bool = True,
 ) -> Any:
-    """Register `func` as the fake implementation of `op`: framework runs it as the Meta kernel."""
+    """Register `func` as the fake implementation of `op`: framework runs it as the Meta kernel.
+    A newer one replaces the older; with `allow_override=False`, an operator that has a fake
+    implementation, a Meta kernel or a CompositeImplicitAutograd kernel is refused."""
     resolved = _resolve(op, "register_fake")
     if isinstance(resolved, CustomOpDef):
         return resolved.register_fake if func is None else resolved.register_fake(func)
@@ -175,6 +179,8 @@ def register_fake(
     def register(f: F) -> F:
         source = _caller_location(stacklevel)
         handle = _lookup(qualname)
+        if not allow_override:
+            _check_no_fake(qualname, handle)
         use_lib = _library_for(_parse_namespace(qualname)[0], lib)
         with warnings.catch_warnings():
             # A newer fake implementation replaces the older one silently, as in PyTorch.
@@ -183,6 +189,29 @@ def register_fake(
         return f
 
     return register if func is None else register(func)
+
+
+def _check_no_fake(qualname: str, handle: OperatorHandle) -> None:
+    kernels = handle.entry.kernels
+    for reg in kernels.get(DispatchKey.Meta, []):
+        source = FAKE_SOURCES.get(reg.kernel.fn) if reg.kernel.fn is not None else None
+        if source is not None:
+            raise RuntimeError(
+                f"register_fake(...): the operator {qualname} already has a fake impl registered at {source}."
+            )
+    if kernels.get(DispatchKey.Meta):
+        raise RuntimeError(
+            f"register_fake(...): the operator {qualname} already has a DispatchKey::Meta implementation "
+            f"via a pre-existing torch.library or TORCH_LIBRARY registration. Please either remove that "
+            f"registration or don't call register_fake."
+        )
+    if kernels.get(DispatchKey.CompositeImplicitAutograd):
+        raise RuntimeError(
+            f"register_fake(...): the operator {qualname} already has an implementation for this device "
+            f"type via a pre-existing registration to DispatchKey::CompositeImplicitAutograd."
+            f"CompositeImplicitAutograd operators do not need a fake impl; instead, the operator will "
+            f"decompose into its constituents and those can have fake impls defined on them."
+        )
 
 
 def impl_abstract(

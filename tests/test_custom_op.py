@@ -639,3 +639,29 @@ def test_opcheck_autograd_registration(T: ModuleType) -> None:
         f"{name}: at least one output of this operator has requires_grad=True but the operator does not "
         "have an autograd kernel defined at an autograd key"
     )
+
+
+@pytest.mark.parametrize(
+    ("existing", "expected"),
+    [
+        ("fake", "already has a fake impl registered at "),
+        ("Meta", "already has a DispatchKey::Meta implementation via a pre-existing torch.library"),
+        (
+            "CompositeImplicitAutograd",
+            "already has an implementation for this device type via a pre-existing",
+        ),
+    ],
+)
+def test_register_fake_without_override(existing: str, expected: str) -> None:
+    def make(T: ModuleType) -> Callable[[], object]:
+        name = qualname("op")
+        T.library.define(name, "(Tensor x) -> Tensor")
+        if existing == "fake":
+            T.library.register_fake(name, lambda x: x)
+        else:
+            T.library.impl(name, existing, lambda x: x)
+        return lambda: T.library.register_fake(name, lambda x: x, allow_override=False)
+
+    same_error(make, "register_fake(...): the operator cotest")
+    for m in MODULES:
+        assert expected in error_text(make(m))[1]
