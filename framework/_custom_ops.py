@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections.abc
 import contextlib
+import functools
 import inspect
 import logging
 import typing
@@ -86,40 +87,36 @@ class _TypeTables:
     returns: dict[object, str]
 
 
-_TABLES: list[_TypeTables] = []
-
-
+@functools.cache
 def _type_tables() -> _TypeTables:
     """PyTorch's tables of the annotations `infer_schema` maps (built on first use: they name
     framework's Tensor, dtype and device classes)."""
-    if not _TABLES:
-        from framework._tensor import Tensor
-        from framework.c10.device import Device
-        from framework.c10.dtypes import dtype as dtype_class
-        from framework.types import Number
+    from framework._tensor import Tensor
+    from framework.c10.device import Device
+    from framework.c10.dtypes import dtype as dtype_class
+    from framework.types import Number
 
-        rows: list[tuple[object, str, bool, bool, bool]] = [
-            (Tensor, "Tensor", True, True, False),
-            (int, "SymInt", True, False, True),
-            (float, "float", True, False, True),
-            (bool, "bool", True, False, True),
-            (str, "str", False, False, False),
-            (Number, "Scalar", True, False, False),
-            (dtype_class, "ScalarType", False, False, False),
-            (Device, "Device", False, False, False),
-        ]
-        params = dict(pair for row in rows for pair in _derived_types(*row))
-        returns: dict[object, str] = {
-            Tensor: "Tensor",
-            typing.List[Tensor]: "Tensor[]",  # noqa: UP006
-            list[Tensor]: "Tensor[]",
-            int: "SymInt",
-            float: "float",
-            bool: "bool",
-            Number: "Scalar",
-        }
-        _TABLES.append(_TypeTables(params, returns))
-    return _TABLES[0]
+    rows: list[tuple[object, str, bool, bool, bool]] = [
+        (Tensor, "Tensor", True, True, False),
+        (int, "SymInt", True, False, True),
+        (float, "float", True, False, True),
+        (bool, "bool", True, False, True),
+        (str, "str", False, False, False),
+        (Number, "Scalar", True, False, False),
+        (dtype_class, "ScalarType", False, False, False),
+        (Device, "Device", False, False, False),
+    ]
+    params = dict(pair for row in rows for pair in _derived_types(*row))
+    returns: dict[object, str] = {
+        Tensor: "Tensor",
+        typing.List[Tensor]: "Tensor[]",  # noqa: UP006
+        list[Tensor]: "Tensor[]",
+        int: "SymInt",
+        float: "float",
+        bool: "bool",
+        Number: "Scalar",
+    }
+    return _TypeTables(params, returns)
 
 
 def _default_text(value: object) -> str | None:
