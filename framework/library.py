@@ -301,61 +301,56 @@ def dump_dispatch_table(qualname: str) -> str:
     return _find_operator(qualname).dump_computed_table()
 
 
-def register_autograd(
-    op: str,
-    backward: Callable[..., Any],
-    *,
-    setup_context: Callable[[Any, tuple[Any, ...], Any], None] | None = None,
-    lib: Library | None = None,
-) -> None:
-    """Give the custom operator `op` ("ns::name[.overload]") a derivative, as
-    `torch.library.register_autograd` does: `setup_context(ctx, inputs, output)` saves what
-    `backward(ctx, *grads)` needs, and backward returns one gradient (or None) per input.  The
-    operator gets a kernel at the Autograd key that records a node named `<Name>Backward`; the
-    registration lives as long as `lib` (or for good when `lib` is None)."""
-    from framework.autograd.function import Function
-    from framework.c10.dispatch_key import AFTER_AUTOGRAD_KEYS
-
-    handle = _find_operator(op)
-    arguments = handle.schema.arguments
-    keywords = [a.name for a in arguments if a.kwarg_only]
-    n_positional = len(arguments) - len(keywords)
-
-    def forward(keyset: Any, *args: Any) -> Any:
-        kwargs = dict(zip(keywords, args[n_positional:], strict=True))
-        return handle.redispatch(keyset & AFTER_AUTOGRAD_KEYS, *args[:n_positional], **kwargs)
-
-    def setup(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
-        ctx.needs_input_grad = ctx.needs_input_grad[1:]
-        if setup_context is not None:
-            setup_context(ctx, inputs[1:], output)
-
-    def run_backward(ctx: Any, *grads: Any) -> tuple[Any, ...]:
-        result = backward(ctx, *grads)
-        return (None, *(result if isinstance(result, tuple) else (result,)))
-
-    base = handle.schema.name.partition("::")[2]
-    name = "".join(part[:1].upper() + part[1:] for part in base.split("_") if part)
-    function: type[Function] = type(
-        name,
-        (Function,),
-        {
-            "forward": staticmethod(forward),
-            "setup_context": staticmethod(setup),
-            "backward": staticmethod(run_backward),
-        },
-    )
-
-    def autograd_kernel(keyset: Any, *args: Any, **kwargs: Any) -> Any:
-        return function.apply(keyset, *args, *(kwargs[k] for k in keywords))
-
-    target = lib
-    if target is None:
-        target = Library(handle.schema.namespace, "FRAGMENT")
-        _PERMANENT.append(target)
-    target.impl(handle, autograd_kernel, "Autograd", with_keyset=True)
-
-
 _PERMANENT: Final[list[Library]] = []
+"""The FRAGMENT libraries the module-level registration functions make when given no `lib`:
+their registrations last for good, as PyTorch's `_keep_alive`."""
 
-__all__ = ["Library", "dispatch_table", "dump_dispatch_table", "fallthrough_kernel", "register_autograd"]
+
+def _library_for(namespace: str, lib: Library | None) -> Library:
+    if lib is not None:
+        return lib
+    made = Library(namespace, "FRAGMENT")
+    _PERMANENT.append(made)
+    return made
+
+
+def _parse_namespace(qualname: str) -> tuple[str, str]:
+    splits = qualname.split("::")
+    if len(splits) != 2:
+        raise ValueError(
+            f'Expected `qualname` to be of the form "namespace::name", but got {qualname}. The qualname '
+            f"passed to the torch.library APIs must consist of a namespace and a name, e.g. aten::sin"
+        )
+    return splits[0], splits[1]
+
+
+from framework._custom_ops import CustomOpDef, custom_op, get_ctx, infer_schema  # noqa: E402
+from framework._library_api import (  # noqa: E402
+    define,
+    impl,
+    impl_abstract,
+    opcheck,
+    register_autocast,
+    register_autograd,
+    register_fake,
+    register_kernel,
+)
+
+__all__ = [
+    "CustomOpDef",
+    "Library",
+    "custom_op",
+    "define",
+    "dispatch_table",
+    "dump_dispatch_table",
+    "fallthrough_kernel",
+    "get_ctx",
+    "impl",
+    "impl_abstract",
+    "infer_schema",
+    "opcheck",
+    "register_autocast",
+    "register_autograd",
+    "register_fake",
+    "register_kernel",
+]

@@ -553,20 +553,24 @@ def test_register_autograd_gives_a_custom_operator_a_derivative() -> None:
         def cube_cpu(self: framework.Tensor, *, scale: float = 1.0) -> framework.Tensor:
             return framework.from_numpy(self.detach().numpy() ** 3 * scale)
 
-        def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
-            x, scale = inputs
+        def setup_context(
+            ctx: Any, inputs: tuple[Any, ...], keyword_only_inputs: dict[str, Any], output: Any
+        ) -> None:
+            (x,) = inputs
             ctx.save_for_backward(x)
-            ctx.scale = scale
+            ctx.scale = keyword_only_inputs["scale"]
 
-        def backward(ctx: Any, grad: framework.Tensor) -> tuple[framework.Tensor | None, None]:
+        def backward(ctx: Any, grad: framework.Tensor) -> framework.Tensor:
             (x,) = ctx.saved_tensors
-            assert ctx.needs_input_grad == (True, False)
-            return grad * 3 * x * x * ctx.scale, None
+            assert ctx.needs_input_grad == (True,)
+            return grad * 3 * x * x * ctx.scale
 
         register_autograd("gradlib::cube", backward, setup_context=setup_context, lib=lib)
         x = framework.tensor([1.0, 2.0, -0.5], dtype=framework.float64, requires_grad=True)
         y = framework.ops.gradlib.cube(x, scale=2.0)
-        assert y.grad_fn is not None and y.grad_fn.name() == "CubeBackward"
+        assert (
+            y.grad_fn is not None and y.grad_fn.name() == "GeneratedBackwardFor_gradlib_cube_defaultBackward"
+        )
         y.sum().backward()
         assert x.grad is not None and x.grad.tolist() == [6.0, 24.0, 1.5]
         assert gradcheck(lambda t: framework.ops.gradlib.cube(t, scale=0.5), (x,))

@@ -218,6 +218,9 @@ class FunctionSchema:
     returns: tuple[Argument, ...]
     is_vararg: bool = False
     is_varret: bool = False
+    returns_tuple_of_one: bool = False
+    """Written ``-> ((Tensor))``: the one return comes as a 1-tuple (custom operators inferred
+    from a ``tuple[Tensor]`` annotation)."""
 
     @property
     def namespace(self) -> str:
@@ -256,7 +259,10 @@ class FunctionSchema:
         if self.is_vararg:
             args.append("...")
         rets = [str(r) for r in self.returns] + (["..."] if self.is_varret else [])
-        returns = rets[0] if len(rets) == 1 else f"({', '.join(rets)})"
+        if self.returns_tuple_of_one:
+            returns = f"(({rets[0]}))"
+        else:
+            returns = rets[0] if len(rets) == 1 else f"({', '.join(rets)})"
         return f"{self.qualified_overload}({', '.join(args)}) -> {returns}"
 
 
@@ -511,9 +517,9 @@ class _Parser:
                 raise self.lexer.error(f"'{overload}' is not a legal overload name", token.start)
         arguments, is_vararg = self.arguments()
         self.expect("->", "'->' and the returns")
-        returns, is_varret = self.returns()
+        returns, is_varret, tuple_of_one = self.returns()
         self.end()
-        return FunctionSchema(name, overload, arguments, returns, is_vararg, is_varret)
+        return FunctionSchema(name, overload, arguments, returns, is_vararg, is_varret, tuple_of_one)
 
     def arguments(self) -> tuple[tuple[Argument, ...], bool]:
         self.expect("(")
@@ -547,21 +553,27 @@ class _Parser:
             self.expect(",", "',' or ')'")
         return tuple(arguments), is_vararg
 
-    def returns(self) -> tuple[tuple[Argument, ...], bool]:
+    def returns(self) -> tuple[tuple[Argument, ...], bool, bool]:
+        """The returns, whether they end with ``...``, whether they are a tuple of one."""
         if self.accept("..."):
-            return (), True
+            return (), True, False
         if not self.accept("("):
-            return (self.result(),), False
+            return (self.result(),), False, False
+        if self.accept("("):
+            single = self.result()
+            self.expect(")")
+            self.expect(")")
+            return (single,), False, True
         returns: list[Argument] = []
         if self.accept(")"):
-            return (), False
+            return (), False, False
         while True:
             if self.accept("..."):
                 self.expect(")", "')' ('...' must be the last return)")
-                return tuple(returns), True
+                return tuple(returns), True, False
             returns.append(self.result())
             if self.accept(")"):
-                return tuple(returns), False
+                return tuple(returns), False, False
             self.expect(",", "',' or ')'")
 
     def argument(self, kwarg_only: bool) -> Argument:
