@@ -478,6 +478,7 @@ one_hot = function("one_hot")
 ones = function("ones")
 ones_like = function("ones_like")
 orgqr = function("orgqr")
+ormqr = function("ormqr")
 outer = function("outer")
 pairwise_distance = function("pairwise_distance")
 pdist = function("pdist")
@@ -1145,6 +1146,7 @@ __all__ = [
     "ones",
     "ones_like",
     "orgqr",
+    "ormqr",
     "outer",
     "pairwise_distance",
     "pdist",

@@ -1,0 +1,45 @@
+"""Sample inputs of the misc3 entries of derivatives.yaml: ormqr (both sides, transposed or not, a
+batch, a complex input wider than its reflectors)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from ad_sample import Sample
+
+import framework
+from framework import Tensor
+
+
+def _randn(seed: int, *shape: int, complex_: bool = False) -> Tensor:
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    if complex_:
+        a = a + 1j * rng.standard_normal(shape)
+    return framework.from_numpy(a)
+
+
+def _ormqr() -> list[Sample]:
+    return [
+        Sample((_randn(501, 4, 3), _randn(502, 3), _randn(503, 4, 2))),
+        Sample(
+            (_randn(504, 2, 3, 2), _randn(505, 2, 2), _randn(506, 2, 2, 3), False, True),
+            desc="batch, right, transpose",
+        ),
+        Sample(
+            (
+                _randn(507, 2, 3, complex_=True),
+                _randn(508, 2, complex_=True),
+                _randn(509, 2, 2, complex_=True),
+                True,
+                True,
+            ),
+            desc="complex, wide input, transpose",
+        ),
+    ]
+
+
+SAMPLES: dict[str, Callable[[], list[Sample]]] = {"ormqr": _ormqr}
+
+NO_GRADGRAD: dict[str, str] = {}
