@@ -177,6 +177,7 @@ constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
 conv3d = function("conv3d")
+conv_tbc = function("conv_tbc")
 conv_transpose1d = function("conv_transpose1d")
 conv_transpose2d = function("conv_transpose2d")
 conv_transpose3d = function("conv_transpose3d")
@@ -227,6 +228,7 @@ elu_backward = function("elu_backward")
 embedding = function("embedding")
 embedding_bag = function("embedding_bag")
 embedding_dense_backward = function("embedding_dense_backward")
+embedding_renorm_ = function("embedding_renorm_")
 empty = function("empty")
 empty_like = function("empty_like")
 empty_permuted = function("empty_permuted")
@@ -845,6 +847,7 @@ __all__ = [
     "conv1d",
     "conv2d",
     "conv3d",
+    "conv_tbc",
     "conv_transpose1d",
     "conv_transpose2d",
     "conv_transpose3d",
@@ -895,6 +898,7 @@ __all__ = [
     "embedding",
     "embedding_bag",
     "embedding_dense_backward",
+    "embedding_renorm_",
     "empty",
     "empty_like",
     "empty_permuted",

@@ -1,5 +1,6 @@
 """Sample inputs of the misc3 entries of derivatives.yaml: ormqr (both sides, transposed or not, a
-batch, a complex input wider than its reflectors)."""
+batch, a complex input wider than its reflectors), conv_tbc (padded) and embedding_renorm_, which
+PyTorch cannot differentiate (the derivative test checks that backward raises)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,18 @@ def _ormqr() -> list[Sample]:
     ]
 
 
-SAMPLES: dict[str, Callable[[], list[Sample]]] = {"ormqr": _ormqr}
+def _conv_tbc() -> list[Sample]:
+    return [Sample((_randn(520, 4, 2, 3), _randn(521, 3, 3, 2), _randn(522, 2), 1), desc="pad 1")]
+
+
+def _embedding_renorm_() -> list[Sample]:
+    return [Sample((_randn(523, 4, 3), framework.tensor([0, 2]), 1.0, 2.0))]
+
+
+SAMPLES: dict[str, Callable[[], list[Sample]]] = {
+    "ormqr": _ormqr,
+    "conv_tbc": _conv_tbc,
+    "embedding_renorm_": _embedding_renorm_,
+}
 
 NO_GRADGRAD: dict[str, str] = {}

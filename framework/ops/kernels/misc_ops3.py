@@ -1,6 +1,6 @@
 """Remaining operators: ormqr (the product with the Q of a geqrf factorization, without forming Q),
-conv_tbc (the time-batch-channel 1-d convolution), embedding_renorm_ (the in-place row
-renormalization of nn.functional.embedding's max_norm), segment_reduce and its backward.
+conv_tbc (the time-batch-channel 1-d convolution), embedding_renorm_ (the
+in-place row renormalization of nn.functional.embedding's max_norm).
 
 NumPy is the engine.  ormqr applies the Householder reflectors H_i = I - tau_i v_i v_i^H one by
 one to the other matrix (LAPACK's ormqr), in the order and conjugation that `left` and
@@ -9,13 +9,26 @@ one to the other matrix (LAPACK's ormqr), in the order and conjugation that `lef
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import numpy.typing as npt
 
 from framework._tensor import Tensor
-from framework.ops.kernels._registry import array, is_meta, kernel, new_tensor, resize_output, same_device
+from framework.c10.dtypes import int64
+from framework.ops.kernels._registry import (
+    array,
+    aten_op,
+    dispatched_empty,
+    is_meta,
+    kernel,
+    new_tensor,
+    resize_output,
+    same_device,
+)
 from framework.ops.kernels.linalg_more import _lapack_dtype, _mH, householder_vector
+from framework.ops.kernels.nn import _check_indices
 
 Array = npt.NDArray[Any]
 
@@ -112,3 +125,82 @@ def ormqr_out(
     if not is_meta(o.device) and o.numel():
         _ormqr_into(array(out), array(self), array(input2), array(input3), left, transpose)
     return out
+
+
+# ---- conv_tbc ---------------------------------------------------------------------------------
+
+
+def _conv_tbc_checks(self: Tensor, weight: Tensor, bias: Tensor) -> None:
+    x, w, b = self._impl, weight._impl, bias._impl
+    if x.dim() != 3:
+        raise RuntimeError("Input must have 3 dims: time, batch, in_channel")
+    if w.dim() != 3:
+        raise RuntimeError("Weight tensor must have 3 dims: kernel_width, in_channels, out_channels.")
+    if b.dim() != 1:
+        raise RuntimeError("Bias must be 1-D")
+    if b.sizes[0] != w.sizes[2]:
+        raise RuntimeError("Bias size must equal dim 2 in the weight tensor (output channels).")
+    if x.sizes[2] != w.sizes[1]:
+        raise RuntimeError("Input dim 2 (input channels) is not == dim 1 in the weight tensor")
+
+
+def tbc_taps(ilen: int, kw: int, olen: int, pad: int) -> Iterator[tuple[int, int, int, int]]:
+    """(k, i, o, t) for each kernel tap k that meets the input: output rows o .. o + t - 1 read
+    input rows i .. i + t - 1 (output row r reads input row r + k - pad)."""
+    for k in range(kw):
+        i, o = max(0, k - pad), max(0, pad - k)
+        t = min(ilen + pad - k, olen) - o
+        if t > 0:
+            yield k, i, o, t
+
+
+@kernel("conv_tbc")
+def conv_tbc(self: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """The 1-d convolution of a (time, batch, in_channels) input with a (kernel_width,
+    in_channels, out_channels) weight, zero-padded by `pad` on both ends of time, plus bias: one
+    matrix product per kernel tap added into the output rows it reaches."""
+    _conv_tbc_checks(self, weight, bias)
+    ilen, batch, cin = self._impl.sizes
+    kw, cout = weight._impl.sizes[0], weight._impl.sizes[2]
+    olen = ilen - kw + 1 + 2 * pad
+    output = dispatched_empty((olen, batch, cout), self._impl.dtype, None, self._impl.device)
+    output.copy_(bias.expand(olen, batch, cout))
+    for k, i, o, t in tbc_taps(ilen, kw, olen, pad):
+        rows = self.narrow(0, i, t).reshape(t * batch, cin)
+        output.narrow(0, o, t).view(t * batch, cout).addmm_(rows, weight[k])
+    return output
+
+
+# ---- embedding_renorm_ ------------------------------------------------------------------------
+
+
+@kernel("embedding_renorm_")
+def embedding_renorm_(self: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
+    """Scale each row of `self` that `indices` names (once, however often named) whose
+    norm_type-norm (in self's dtype) exceeds max_norm by max_norm / (norm + 1e-7), in place; the
+    scale is rounded to self's (real) dtype before the product, as PyTorch's `row *= scale`."""
+    impl = self._impl
+    if impl.dim() != 2:
+        raise RuntimeError(
+            f"Expected 2-dimensional tensor, but got {impl.dim()}-dimensional tensor for argument #1 'self' "
+            "(while checking arguments for embedding_renorm_)"
+        )
+    _check_indices("#2 'indices'", indices, "embedding_renorm_")
+    rows = np.unique(array(indices))
+    count = impl.sizes[0]
+    outside = rows[(rows < -count) | (rows >= count)]
+    if outside.size:
+        raise IndexError(
+            f"select(): index {outside[0]} out of range for tensor of size {list(impl.sizes)} at dimension 0"
+        )
+    rows = np.unique(rows % count) if count else rows
+    index = new_tensor((rows.size,), int64, impl.device)
+    array(index)[...] = rows
+    selected = self.index_select(0, index)
+    norms = array(aten_op("norm.ScalarOpt_dim")(selected, norm_type, [1])).astype(np.float64)
+    with np.errstate(divide="ignore"):
+        scales = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    scale = new_tensor((rows.size, 1), impl.dtype.to_real(), impl.device)
+    array(scale)[...] = scales[:, None]
+    self.index_copy_(0, index, selected.mul(scale))
+    return self
