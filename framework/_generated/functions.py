@@ -40,6 +40,7 @@ _prelu_kernel_backward = function("_prelu_kernel_backward")
 _reshape_alias = function("_reshape_alias")
 _reshape_copy = function("_reshape_copy")
 _sample_dirichlet = function("_sample_dirichlet")
+_segment_reduce_backward = function("_segment_reduce_backward")
 _softmax = function("_softmax")
 _softmax_backward_data = function("_softmax_backward_data")
 _standard_gamma = function("_standard_gamma")
@@ -556,6 +557,7 @@ scatter = function("scatter")
 scatter_add = function("scatter_add")
 scatter_reduce = function("scatter_reduce")
 searchsorted = function("searchsorted")
+segment_reduce = function("segment_reduce")
 select = function("select")
 select_copy = function("select_copy")
 select_scatter = function("select_scatter")
@@ -710,6 +712,7 @@ __all__ = [
     "_reshape_alias",
     "_reshape_copy",
     "_sample_dirichlet",
+    "_segment_reduce_backward",
     "_softmax",
     "_softmax_backward_data",
     "_standard_gamma",
@@ -1226,6 +1229,7 @@ __all__ = [
     "scatter_add",
     "scatter_reduce",
     "searchsorted",
+    "segment_reduce",
     "select",
     "select_copy",
     "select_scatter",
