@@ -380,6 +380,8 @@ def _segment_reduce_backward(
     for a zero or NaN x, grad times the product of initial and the segment's other elements."""
     kind = _segment_reduction(reduce)
     axis = wrap_dim(axis, data._impl.dim())
+    if data._impl.dtype not in _SEGMENT_DTYPES:
+        raise not_implemented("_segment_reduce_cpu", data._impl.dtype)
     seg = _segments(data, lengths, offsets, axis)
     batch, n, rest, count = seg.shape
     x = array(data).reshape(batch, n, rest)[seg.mask]
