@@ -46,6 +46,7 @@ from framework._global_state import (
     use_deterministic_algorithms,
 )
 from framework._linalg_utils import eig, lstsq, matrix_rank, solve, symeig
+from framework._lobpcg import lobpcg
 from framework._lowrank import pca_lowrank, svd_lowrank
 from framework._size import Size
 from framework._tensor import Tensor, from_numpy, is_tensor, numel
@@ -321,6 +322,7 @@ __all__ = [
     "is_warn_always_enabled",
     "linalg",
     "load",
+    "lobpcg",
     "long",
     "lstsq",
     "lu",

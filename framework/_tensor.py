@@ -872,6 +872,23 @@ class Tensor(TensorMethods):
 
         return lu(self, pivot, get_infos)
 
+    def resize(self, *sizes: builtins.int) -> Tensor:
+        """Deprecated (warns): a view (a copy when not contiguous) with `sizes`, which must keep
+        the number of elements; recorded as ResizeBackward."""
+        from framework.autograd._functions import Resize
+
+        warnings.warn("non-inplace resize is deprecated", stacklevel=2)
+        result: Tensor = Resize.apply(self, sizes)
+        return result
+
+    def resize_as(self, tensor: Tensor) -> Tensor:
+        """Deprecated (warns): `self.resize(*tensor.size())`."""
+        from framework.autograd._functions import Resize
+
+        warnings.warn("non-inplace resize_as is deprecated", stacklevel=2)
+        result: Tensor = Resize.apply(self, tensor.size())
+        return result
+
     def solve(self, other: Tensor) -> NoReturn:
         """Removed in PyTorch 1.9: raises, naming framework.linalg.solve."""
         from framework._linalg_utils import solve

@@ -40,6 +40,7 @@ _prelu_kernel_backward = function("_prelu_kernel_backward")
 _reshape_alias = function("_reshape_alias")
 _reshape_copy = function("_reshape_copy")
 _sample_dirichlet = function("_sample_dirichlet")
+_segment_reduce_backward = function("_segment_reduce_backward")
 _softmax = function("_softmax")
 _softmax_backward_data = function("_softmax_backward_data")
 _standard_gamma = function("_standard_gamma")
@@ -177,6 +178,7 @@ constant_pad_nd = function("constant_pad_nd")
 conv1d = function("conv1d")
 conv2d = function("conv2d")
 conv3d = function("conv3d")
+conv_tbc = function("conv_tbc")
 conv_transpose1d = function("conv_transpose1d")
 conv_transpose2d = function("conv_transpose2d")
 conv_transpose3d = function("conv_transpose3d")
@@ -227,6 +229,7 @@ elu_backward = function("elu_backward")
 embedding = function("embedding")
 embedding_bag = function("embedding_bag")
 embedding_dense_backward = function("embedding_dense_backward")
+embedding_renorm_ = function("embedding_renorm_")
 empty = function("empty")
 empty_like = function("empty_like")
 empty_permuted = function("empty_permuted")
@@ -478,6 +481,7 @@ one_hot = function("one_hot")
 ones = function("ones")
 ones_like = function("ones_like")
 orgqr = function("orgqr")
+ormqr = function("ormqr")
 outer = function("outer")
 pairwise_distance = function("pairwise_distance")
 pdist = function("pdist")
@@ -553,6 +557,7 @@ scatter = function("scatter")
 scatter_add = function("scatter_add")
 scatter_reduce = function("scatter_reduce")
 searchsorted = function("searchsorted")
+segment_reduce = function("segment_reduce")
 select = function("select")
 select_copy = function("select_copy")
 select_scatter = function("select_scatter")
@@ -707,6 +712,7 @@ __all__ = [
     "_reshape_alias",
     "_reshape_copy",
     "_sample_dirichlet",
+    "_segment_reduce_backward",
     "_softmax",
     "_softmax_backward_data",
     "_standard_gamma",
@@ -844,6 +850,7 @@ __all__ = [
     "conv1d",
     "conv2d",
     "conv3d",
+    "conv_tbc",
     "conv_transpose1d",
     "conv_transpose2d",
     "conv_transpose3d",
@@ -894,6 +901,7 @@ __all__ = [
     "embedding",
     "embedding_bag",
     "embedding_dense_backward",
+    "embedding_renorm_",
     "empty",
     "empty_like",
     "empty_permuted",
@@ -1145,6 +1153,7 @@ __all__ = [
     "ones",
     "ones_like",
     "orgqr",
+    "ormqr",
     "outer",
     "pairwise_distance",
     "pdist",
@@ -1220,6 +1229,7 @@ __all__ = [
     "scatter_add",
     "scatter_reduce",
     "searchsorted",
+    "segment_reduce",
     "select",
     "select_copy",
     "select_scatter",

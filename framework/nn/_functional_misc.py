@@ -1,5 +1,5 @@
 """More of `torch.nn.functional` (re-exported by `framework.nn.functional`): the in-place
-activations (relu_, elu_, ...), rrelu, bilinear, embedding_bag, rms_norm, the multi-class and
+activations (relu_, elu_, ...), rrelu, bilinear, conv_tbc, embedding_bag, rms_norm, the multi-class and
 multi-label margin losses, triplet_margin_with_distance_loss, gumbel_softmax, pdist,
 channel_shuffle and power-average pooling, with PyTorch's Python signatures, defaults and checks
 over the dispatched operators."""
@@ -25,6 +25,7 @@ __all__: list[str] = [
     "bilinear",
     "celu_",
     "channel_shuffle",
+    "conv_tbc",
     "elu_",
     "embedding_bag",
     "gumbel_softmax",
@@ -45,6 +46,8 @@ __all__: list[str] = [
 ]
 
 _aten: Any = framework.ops.aten
+
+conv_tbc = framework.conv_tbc
 
 
 # ---- in-place activations and rrelu -------------------------------------------------------------

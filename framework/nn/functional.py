@@ -257,13 +257,9 @@ def embedding(
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
     """Scale the rows of `weight` that `input` looks up and whose norm exceeds max_norm to norm
-    max_norm (times 1 / (1 + 1e-7 / norm), as PyTorch), in place and unrecorded."""
+    max_norm (framework.embedding_renorm_), in place and unrecorded."""
     with framework.no_grad():
-        index = input.reshape(-1)
-        rows = weight.index_select(0, index)
-        norms = rows.norm(norm_type, [1], True)
-        scale = (norms + 1e-7).reciprocal().mul(max_norm).masked_fill(norms.le(max_norm), 1.0)
-        weight.index_put_([index], rows * scale)
+        framework.embedding_renorm_(weight, input.contiguous(), max_norm, norm_type)
 
 
 def layer_norm(

@@ -19,6 +19,7 @@ import ad_samples_linalg
 import ad_samples_linalg2
 import ad_samples_linalg_more
 import ad_samples_math
+import ad_samples_misc3
 import ad_samples_nn
 import ad_samples_nn3d
 import ad_samples_nn_misc
@@ -69,6 +70,7 @@ MODULES = (
     ad_samples_linalg2,
     ad_samples_fft,
     ad_samples_complex,
+    ad_samples_misc3,
 )
 SAMPLES: dict[str, Callable[[], list[Sample]]] = {k: v for m in MODULES for k, v in m.SAMPLES.items()}
 NO_GRADGRAD: dict[str, str] = {k: v for m in MODULES for k, v in m.NO_GRADGRAD.items()}

@@ -435,6 +435,17 @@ _TENSORS: Final[dict[str, dict[str, Tensor | list[Tensor]]]] = {
         "growth_tracker": Tensor((), "int32", [0]),
         "found_inf": Tensor((), "float32", [0.0]),
     },
+    # misc3: ormqr, conv_tbc, embedding_renorm_, segment_reduce (lengths given though optional)
+    "ormqr": {"self": Tensor((3, 2)), "input2": Tensor((2,)), "input3": Tensor((3, 2))},
+    "conv_tbc": {"self": Tensor((3, 2, 2)), "weight": Tensor((2, 2, 2)), "bias": Tensor((2,))},
+    "embedding_renorm_": {"indices": Tensor((2,), "int64", [0, 1])},
+    "segment_reduce": {"data": Tensor((3,)), "lengths": Tensor((2,), "int64", [1, 2])},
+    "_segment_reduce_backward": {
+        "grad": Tensor((2,)),
+        "output": Tensor((2,)),
+        "data": Tensor((3,)),
+        "lengths": Tensor((2,), "int64", [1, 2]),
+    },
 }
 _MASK: Final = [True, False, True, False, True, False]
 _INDEX_2D: Final = [0, 1, 0, 1, 0, 1]
@@ -733,6 +744,9 @@ _OP_VALUES: Final[dict[tuple[str, str], Any]] = {
     ("_amp_update_scale_", "scale_growth_factor"): 2.0,
     ("_amp_update_scale_", "scale_backoff_factor"): 0.5,
     ("_amp_update_scale_", "growth_interval"): 2000,
+    ("embedding_renorm_", "max_norm"): 1.0,
+    ("embedding_renorm_", "norm_type"): 2.0,
+    **{(op, "reduce"): "sum" for op in ("segment_reduce", "_segment_reduce_backward")},
 }
 
 
@@ -783,7 +797,11 @@ def sample_arguments(f: NativeFunction) -> tuple[list[Any], dict[str, Any]]:
     kwargs: dict[str, Any] = {}
     for a in schema.arguments:
         if is_tensor(a):
-            required = not a.has_default or (op.startswith(("clamp", "clip")) and a.name == "min")
+            required = (
+                not a.has_default
+                or (op.startswith(("clamp", "clip")) and a.name == "min")
+                or (a.kwarg_only and a.name in _TENSORS.get(op, {}))
+            )
             if not required:
                 continue
             value = _tensor(op, schema, a)

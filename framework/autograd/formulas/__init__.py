@@ -16,6 +16,7 @@ from framework.autograd.formulas import (
     indexing,
     linalg,
     math_more,
+    misc3,
     nn,
     nn_more,
     pointwise,
@@ -49,5 +50,6 @@ HELPERS: Final = _collect(
         weight_norm,
         complex,
         fft,
+        misc3,
     )
 )

@@ -14,6 +14,7 @@ from framework.ops.kernels import linalg_extra as linalg_extra
 from framework.ops.kernels import linalg_ldl as linalg_ldl
 from framework.ops.kernels import linalg_more as linalg_more
 from framework.ops.kernels import math_more as math_more
+from framework.ops.kernels import misc_ops3 as misc_ops3
 from framework.ops.kernels import nn as nn
 from framework.ops.kernels import nn3d as nn3d
 from framework.ops.kernels import nn_misc as nn_misc

@@ -410,14 +410,14 @@ def _addmm_meta(
         raise RuntimeError(f"mat2 must be a matrix, got {len(s2)}-D tensor")
     if s1[1] != s2[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dim_list(s1)} and {_dim_list(s2)})")
-    if d1 is not d2:
-        raise RuntimeError(
-            f"mat1 and mat2 must have the same dtype, but got {d1.scalar_type_name} and {d2.scalar_type_name}"
-        )
     if d_self is not d2:
         raise RuntimeError(
             f"self and mat2 must have the same dtype, but got {d_self.scalar_type_name} and "
             f"{d2.scalar_type_name}"
+        )
+    if d1 is not d2:
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {d1.scalar_type_name} and {d2.scalar_type_name}"
         )
     return TensorMeta((s1[0], s2[1]), d1, device)
 
