@@ -389,6 +389,7 @@ FORWARD_AD_REFUSED = {
     "hardsigmoid": "hardsigmoid",
     "multi_margin_loss": "multi_margin_loss",
     "multilabel_margin_loss_forward": "multilabel_margin_loss_forward",
+    "segment_reduce": "segment_reduce",
 }
 """Entries whose backward formula calls an operator without a derivative, so forward AD (the
 transposed formula) raises PyTorch's NotImplementedError.  PyTorch refuses all but hardsigmoid too
