@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import framework
 from framework._tensor import Tensor
+from framework.ops.kernels.linalg_decomp import conj
 from framework.types import Number
 
 __all__ = [
     "angle_backward",
     "conj_any",
+    "conjugate",
     "handle_r_to_c",
     "mul_tensor_backward",
     "polar_backward_abs",
@@ -33,6 +35,12 @@ def polar_backward_abs(grad: Tensor, result: Tensor) -> Tensor:
 def polar_backward_angle(grad: Tensor, result: Tensor) -> Tensor:
     """Re(conj(grad) i result): the gradient along the rotation of each value."""
     return framework.real(grad.conj() * (result * 1j))
+
+
+def conjugate(t: Tensor) -> Tensor:
+    """The complex conjugate of a complex tensor, `t` itself otherwise: the conj(f'(z)) of
+    PyTorch's formulas, without a dispatch for the real tensors of ordinary training."""
+    return conj(t) if t._impl.dtype.is_complex else t
 
 
 def conj_any(value: Tensor | Number) -> Tensor | Number:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import framework
 from framework._tensor import Tensor
-from framework.ops.kernels.linalg_decomp import conj
+from framework.autograd.formulas.complex import conjugate
 
 __all__ = [
     "block_diag_backward",
@@ -25,7 +25,6 @@ __all__ = [
     "cholesky_inverse_backward",
     "cholesky_solve_backward_input2",
     "cholesky_solve_backward_self",
-    "conjugate",
     "euclidean_dist_backward",
     "householder_product_backward",
     "linalg_det_backward",
@@ -53,11 +52,6 @@ __all__ = [
 ]
 
 Sizes = Sequence[int]
-
-
-def conjugate(t: Tensor) -> Tensor:
-    """The complex conjugate (a real tensor itself)."""
-    return conj(t) if t.dtype.is_complex else t
 
 
 def mH(t: Tensor) -> Tensor:

@@ -8,7 +8,7 @@ import math
 
 import framework
 from framework._tensor import Tensor
-from framework.autograd.formulas.linalg import conjugate
+from framework.autograd.formulas.complex import conjugate
 from framework.autograd.formulas.pointwise import norm_backward
 from framework.types import Number
 

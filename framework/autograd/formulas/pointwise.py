@@ -15,10 +15,11 @@ import numpy as np
 
 import framework
 from framework._tensor import Tensor
-from framework.autograd.formulas.complex import conj_any, handle_r_to_c
+from framework.autograd.formulas.complex import conj_any, conjugate, handle_r_to_c
 from framework.types import Number
 
 __all__ = [
+    "acosh_backward",
     "amax_amin_backward",
     "aminmax_backward",
     "clamp_backward",
@@ -273,14 +274,15 @@ def pow_backward(grad: Tensor, self: Tensor, exponent: float) -> Tensor:
     zero for exponent 0."""
     if exponent == 0:
         return framework.zeros_like(grad)
-    return grad * exponent * self.pow(exponent - 1)
+    return handle_r_to_c(self, grad * conj_any(exponent) * conjugate(self.pow(exponent - 1)))
 
 
 def pow_backward_self(grad: Tensor, self: Tensor, exponent: Tensor) -> Tensor:
     """Gradient reaching `self` of `self ** exponent` (tensors): `grad * exponent *
     self^(exponent-1)`, zero where exponent is 0 (also where self is 0, as 0 * inf would be NaN)."""
     zero_power = (exponent == 0) & (self == 0)
-    return framework.where(zero_power, 0.0, grad * exponent * self.pow(exponent - 1))
+    slope = conjugate(exponent * self.pow(exponent - 1))
+    return handle_r_to_c(self, framework.where(zero_power, 0.0, grad * slope))
 
 
 def pow_backward_exponent(
@@ -291,14 +293,32 @@ def pow_backward_exponent(
     number base (pow.Scalar) has its log taken as a double, as PyTorch's Scalar::log does:
     `grad * (result * log(self))`."""
     if isinstance(self, Tensor):
-        zero_base = (self == 0) & (exponent >= 0)
-        return framework.where(zero_base, 0.0, grad * result * self.log())
+        zero_base = (self == 0) & _nonnegative_real(exponent)
+        slope = conjugate(result * self.log())
+        return handle_r_to_c(exponent, framework.where(zero_base, 0.0, grad * slope))
     base = np.complex128(self) if isinstance(self, complex) or exponent.dtype.is_complex else np.float64(self)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_base: complex = np.log(base).item()
     if self == 0:
-        return grad * framework.where(exponent >= 0, 0.0, result * log_base)
-    return grad * (result * log_base)
+        slope = framework.where(_nonnegative_real(exponent), 0.0, conjugate(result * log_base))
+        return handle_r_to_c(exponent, grad * slope)
+    return handle_r_to_c(exponent, grad * conjugate(result * log_base))
+
+
+def _nonnegative_real(exponent: Tensor) -> Tensor:
+    """Where `exponent` is a real number >= 0 (a complex one: with no imaginary part), the
+    exponents for which a zero base has the limit 0 or 1 and so a zero exponent gradient."""
+    if exponent._impl.dtype.is_complex:
+        return (framework.imag(exponent) == 0) & (framework.real(exponent) >= 0)
+    return exponent >= 0
+
+
+def acosh_backward(grad: Tensor, self: Tensor) -> Tensor:
+    """acosh'(z) = 1 / sqrt(z^2 - 1) for real z; for complex z, 1 / (sqrt(z + 1) sqrt(z - 1)) on
+    acosh's branch (the two differ across the cut), conjugated."""
+    if self._impl.dtype.is_complex:
+        return grad * conjugate((self + 1).rsqrt() * (self - 1).rsqrt())
+    return grad * (self * self - 1).rsqrt()
 
 
 def clamp_backward(
