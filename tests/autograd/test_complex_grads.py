@@ -85,9 +85,9 @@ def _fd_grads(f: NpFn, inputs: tuple[np.ndarray, ...], g: np.ndarray) -> list[np
                 plus, minus = list(inputs), list(inputs)
                 plus[k] = x.copy()
                 minus[k] = x.copy()
-                plus[k][i] += h * step
-                minus[k][i] -= h * step
-                grad[i] += step * (loss(plus) - loss(minus)) / (2 * h)
+                plus[k].flat[i] += h * step
+                minus[k].flat[i] -= h * step
+                grad.flat[i] += step * (loss(plus) - loss(minus)) / (2 * h)
         grads.append(grad)
     return grads
 
@@ -195,3 +195,77 @@ def test_real_input_of_complex_addcmul_gets_real_gradient() -> None:
     assert gb.dtype == framework.float64
     np.testing.assert_allclose(gb.numpy(), g.real)
     np.testing.assert_allclose(g1.numpy(), g * np.conj(t2.numpy()))
+
+
+def _complex(*shape: int) -> np.ndarray:
+    return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+
+
+# The matrix products and products of elements: grad times the conjugated other factors.
+# name -> (framework call, NumPy function, input shapes, torch name, torch keyword arguments)
+PRODUCTS: dict[
+    str, tuple[Callable[..., framework.Tensor], NpFn, list[tuple[int, ...]], str, dict[str, Any]]
+] = {
+    "mm": (framework.mm, np.matmul, [(2, 3), (3, 2)], "mm", {}),
+    "mm_transposed": (lambda a, b: framework.mm(a, b.t()), lambda a, b: a @ b.T, [(2, 3), (2, 3)], "", {}),
+    "bmm": (framework.bmm, np.matmul, [(2, 2, 3), (2, 3, 2)], "bmm", {}),
+    "mv": (framework.mv, np.matmul, [(2, 3), (3,)], "mv", {}),
+    "outer": (framework.outer, np.outer, [(2,), (3,)], "outer", {}),
+    "dot": (framework.dot, lambda a, b: np.sum(a * b), [(3,), (3,)], "dot", {}),
+    "matmul_batched": (framework.matmul, np.matmul, [(2, 2, 3), (3,)], "matmul", {}),
+    "matmul_vector_matrix": (framework.matmul, np.matmul, [(3,), (3, 2)], "matmul", {}),
+    "addmm": (
+        lambda s, a, b: framework.addmm(s, a, b, beta=0.5j, alpha=2 - 1j),
+        lambda s, a, b: 0.5j * s + (2 - 1j) * (a @ b),
+        [(2, 2), (2, 3), (3, 2)],
+        "addmm",
+        {"beta": 0.5j, "alpha": 2 - 1j},
+    ),
+    "addmv": (
+        lambda s, a, b: framework.addmv(s, a, b, alpha=2 - 1j),
+        lambda s, a, b: s + (2 - 1j) * (a @ b),
+        [(2,), (2, 3), (3,)],
+        "addmv",
+        {"alpha": 2 - 1j},
+    ),
+    "baddbmm": (
+        lambda s, a, b: framework.baddbmm(s, a, b, beta=0.5j),
+        lambda s, a, b: 0.5j * s + a @ b,
+        [(2, 2, 2), (2, 2, 3), (2, 3, 2)],
+        "baddbmm",
+        {"beta": 0.5j},
+    ),
+    "addbmm": (
+        lambda s, a, b: framework.addbmm(s, a, b, alpha=2 - 1j),
+        lambda s, a, b: s + (2 - 1j) * (a @ b).sum(0),
+        [(2, 2), (2, 2, 3), (2, 3, 2)],
+        "addbmm",
+        {"alpha": 2 - 1j},
+    ),
+    "prod": (framework.prod, np.prod, [(4,)], "prod", {}),
+    "prod_dim": (lambda a: framework.prod(a, 1), lambda a: np.prod(a, 1), [(2, 3)], "prod", {"dim": 1}),
+    "cumprod": (lambda a: framework.cumprod(a, 0), lambda a: np.cumprod(a, 0), [(4,)], "cumprod", {"dim": 0}),
+}
+
+
+PRODUCT_CASES = [(n, False) for n in PRODUCTS] + [(n, True) for n in ("prod", "prod_dim", "cumprod")]
+
+
+@pytest.mark.parametrize(("name", "with_zero"), PRODUCT_CASES, ids=[f"{n}-{z}" for n, z in PRODUCT_CASES])
+def test_complex_product_grads(name: str, with_zero: bool) -> None:
+    """A zero among the elements of a product switches prod/cumprod to their other formula."""
+    call, np_fn, shapes, torch_name, kwargs = PRODUCTS[name]
+    inputs = tuple(_complex(*shape) for shape in shapes)
+    if with_zero:
+        inputs[0].flat[1] = 0
+    g = np.asarray(_complex(*np.shape(np_fn(*inputs))))
+    got = _framework_grads(call, inputs, g)
+    for actual, expected in zip(got, _fd_grads(np_fn, inputs, g), strict=True):
+        np.testing.assert_allclose(actual, expected, rtol=1e-6, atol=1e-7)
+    if torch_name:
+        torch = pytest.importorskip("torch")
+        leaves = [torch.tensor(x, requires_grad=True) for x in inputs]
+        out = getattr(torch, torch_name)(*leaves, **kwargs)
+        want = torch.autograd.grad(out, leaves, torch.tensor(g))
+        for actual, expected in zip(got, want, strict=True):
+            np.testing.assert_allclose(actual, expected.numpy(), rtol=1e-10, atol=1e-12)

@@ -155,9 +155,9 @@ def prod_backward(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
     if self.ndim == 0:
         return grad
     if not _any(self == 0):
-        return grad * result / self
+        return grad * conjugate(result / self)
     flat = self.reshape([-1])
-    return (grad * _product_of_others(flat, 0)).reshape(list(self.shape))
+    return (grad * conjugate(_product_of_others(flat, 0))).reshape(list(self.shape))
 
 
 def prod_dim_backward(grad: Tensor, self: Tensor, result: Tensor, dim: int, keepdim: bool) -> Tensor:
@@ -167,8 +167,8 @@ def prod_dim_backward(grad: Tensor, self: Tensor, result: Tensor, dim: int, keep
         return grad
     grad = restore_reduced_dims(grad, dim, self.ndim, keepdim)
     if not _any(self == 0):
-        return grad * restore_reduced_dims(result, dim, self.ndim, keepdim) / self
-    return grad * _product_of_others(self, dim % self.ndim)
+        return grad * conjugate(restore_reduced_dims(result, dim, self.ndim, keepdim) / self)
+    return grad * conjugate(_product_of_others(self, dim % self.ndim))
 
 
 def _reversed_cumsum(x: Tensor, dim: int) -> Tensor:
@@ -190,7 +190,7 @@ def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Te
     if self.ndim == 0 or self.numel() == 0:
         return grad
     if not _any(self == 0):
-        return _reversed_cumsum(grad * result, dim) / self
+        return _reversed_cumsum(grad * conjugate(result), dim) / conjugate(self)
     dim %= self.ndim
     n = self.shape[dim]
     pair_shape = [1] * dim + [n, n] + [1] * (self.ndim - dim - 1)
@@ -198,7 +198,7 @@ def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Te
     diagonal = framework.eye(n, dtype=framework.bool, device=self.device).reshape(pair_shape)
     others = framework.where(diagonal, 1.0, self.unsqueeze(dim)).cumprod(dim + 1)
     upper = framework.ones(n, n, dtype=framework.bool, device=self.device).triu()
-    partials = framework.where(upper.reshape(pair_shape), others, 0.0)
+    partials = framework.where(upper.reshape(pair_shape), conjugate(others), 0.0)
     return (partials * grad.unsqueeze(dim)).sum(dim + 1)
 
 

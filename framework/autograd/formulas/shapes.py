@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 import framework
 from framework._tensor import Tensor, wrap_dim
+from framework.autograd.formulas.complex import conjugate
 
 __all__ = [
     "as_strided_backward",
@@ -294,29 +295,32 @@ def mm_mat1_backward(grad: Tensor, mat2: Tensor, sizes: Sizes, strides: Sizes, a
     """The gradient of `mm(mat1, mat2)` (times alpha) for `mat1`, laid out column by column when
     `mat1` was (PyTorch's rule): the gradient of a transposed weight is then the transpose of a
     contiguous matrix, so it needs no copy."""
+    mat2 = conjugate(mat2)
     if _column_major(sizes, strides):
-        return maybe_multiply(mat2.mm(grad.t()).t(), alpha)
-    return maybe_multiply(grad.mm(mat2.t()), alpha)
+        return maybe_multiply(mat2.mm(grad.t()).t(), alpha.conjugate())
+    return maybe_multiply(grad.mm(mat2.t()), alpha.conjugate())
 
 
 def mm_mat2_backward(grad: Tensor, mat1: Tensor, sizes: Sizes, strides: Sizes, alpha: complex) -> Tensor:
     """The gradient of `mm(mat1, mat2)` (times alpha) for `mat2`, laid out column by column when
     `mat2` was (as `linear`'s `weight.t()` is)."""
+    mat1 = conjugate(mat1)
     if _column_major(sizes, strides):
-        return maybe_multiply(grad.t().mm(mat1).t(), alpha)
-    return maybe_multiply(mat1.t().mm(grad), alpha)
+        return maybe_multiply(grad.t().mm(mat1).t(), alpha.conjugate())
+    return maybe_multiply(mat1.t().mm(grad), alpha.conjugate())
 
 
 def matmul_self_backward(grad: Tensor, self_sizes: Sizes, self_strides: Sizes, other: Tensor) -> Tensor:
     """The gradient of `matmul(self, other)` for `self` (batch dimensions that were broadcast are
     summed by the engine)."""
     self_ndim = len(self_sizes)
+    if self_ndim == 2 and other.ndim == 2:
+        return mm_mat1_backward(grad, other, self_sizes, self_strides, 1)
+    other = conjugate(other)
     if other.ndim == 1:
         return grad * other if self_ndim == 1 else grad.unsqueeze(-1) * other
     if self_ndim == 1:
         return other.matmul(grad.unsqueeze(-1)).squeeze(-1)
-    if self_ndim == 2 and other.ndim == 2:
-        return mm_mat1_backward(grad, other, self_sizes, self_strides, 1)
     return grad.matmul(other.transpose(-1, -2))
 
 
@@ -326,6 +330,7 @@ def matmul_other_backward(grad: Tensor, self: Tensor, other_sizes: Sizes, other_
     other_ndim = len(other_sizes)
     if self.ndim == 2 and other_ndim == 2:
         return mm_mat2_backward(grad, self, other_sizes, other_strides, 1)
+    self = conjugate(self)
     if self.ndim == 1:
         return grad * self if other_ndim == 1 else self.unsqueeze(-1) * grad.unsqueeze(-2)
     if other_ndim == 1:
