@@ -164,6 +164,9 @@ def test_complex_tangents(level: int) -> None:
     for fn, derivative in (
         (lambda a: a * a, lambda a: 2 * a),
         (lambda a: a / (a + 2), lambda a: 2 / (a + 2) ** 2),
+        (lambda a: a.exp(), lambda a: a.exp()),
+        (lambda a: a.sin(), lambda a: a.cos()),
+        (lambda a: a.abs(), None),
         (lambda a: a.conj() * 1, None),
         (lambda a: a.conj() * a, None),
     ):
