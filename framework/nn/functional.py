@@ -4,6 +4,7 @@ dispatched operators (`framework.ops.aten`), so autograd records the same graph 
 from __future__ import annotations
 
 import math
+import types
 import warnings
 from collections.abc import Sequence
 from typing import Any, Final, cast
@@ -11,6 +12,13 @@ from typing import Any, Final, cast
 import framework
 from framework._tensor import Tensor
 from framework.c10.dtypes import dtype as DType
+from framework.overrides import (
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+    torch_function_dispatch,
+)
 from framework.nn._functional_shared import _adaptive_output_size, _max_pool, _verify_batch_size
 from framework.ops._iter import broadcast_shapes
 from framework.ops.kernels._registry import CPP_TYPE_NAMES
@@ -1310,3 +1318,9 @@ from framework.nn import _functional_vision  # noqa: E402
 from framework.nn._functional_vision import *  # noqa: E402, F403
 
 __all__ += _functional_vision.__all__
+
+# ---- __torch_function__: every function above goes through the protocol (framework.overrides) ---
+
+for _name in __all__:
+    if isinstance(_function := globals()[_name], types.FunctionType):
+        globals()[_name] = torch_function_dispatch(_function)
