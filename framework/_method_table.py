@@ -37,7 +37,7 @@ class MethodParser(Protocol):
 
 METHOD_PARSERS: dict[str, MethodParser] = {}
 
-_tensor: type | None = None
+_tensor: Any = None
 """`framework.Tensor` once defined: the class whose instances take the fast paths."""
 
 
@@ -68,11 +68,11 @@ def method(name: str) -> Callable[..., Any]:
 
 def operator(name: str, own: str | None = None) -> Callable[[Any, Any], Any]:
     """A binary operator (`__add__` -> method `name`). As PyTorch's, it turns a TypeError (an
-    operand the method does not take) into NotImplemented, so that Python tries the other operand
-    (a NumPy array computes `t + array` with NumPy, see `Tensor.__array_wrap__`) or raises its own
-    "unsupported operand type(s)" error. Through `__torch_function__` it passes `Tensor.<name>` as
-    PyTorch does (`Tensor.add` for `+`), or itself, named `own`, where PyTorch passes the operator
-(`Tensor.__and__`)."""
+        operand the method does not take) into NotImplemented, so that Python tries the other operand
+        (a NumPy array computes `t + array` with NumPy, see `Tensor.__array_wrap__`) or raises its own
+        "unsupported operand type(s)" error. Through `__torch_function__` it passes `Tensor.<name>` as
+        PyTorch does (`Tensor.add` for `+`), or itself, named `own`, where PyTorch passes the operator
+    (`Tensor.__and__`)."""
 
     def binary(self: Any, other: Any) -> Any:
         parser = METHOD_PARSERS[name]
@@ -90,7 +90,11 @@ def operator(name: str, own: str | None = None) -> Callable[[Any, Any], Any]:
                 return parser.call((other,), {}, self)
             func = getattr(_tensor, name) if own is None else binary
             return route(
-                func, f"torch.Tensor.{func.__name__}", (self, other), {}, lambda: parser.call((other,), {}, self)
+                func,
+                f"torch.Tensor.{func.__name__}",
+                (self, other),
+                {},
+                lambda: parser.call((other,), {}, self),
             )
         except TypeError:
             return NotImplemented

@@ -12,9 +12,9 @@ import numpy.typing as npt
 
 from framework import _indexing
 from framework._generated.tensor_methods import TensorMethods
+from framework._method_table import set_tensor_class
 from framework._size import SIZES as _SIZES
 from framework._size import Size, size_of
-from framework._method_table import set_tensor_class
 from framework._tensor_str import format_tensor
 from framework._torch_function import (
     DisableTorchFunctionSubclass,
@@ -987,16 +987,18 @@ route_attributes(
         *("ndim", "itemsize", "nbytes", "T", "mT", "mH", "H", "volatile"),
     ),
     methods=(
-        *("requires_grad_", "retain_grad", "register_hook", "register_post_accumulate_grad_hook"),
-        *("backward", "detach", "detach_", "_is_view", "is_inference", "size", "stride", "storage_offset"),
-        *("get_device", "is_pinned", "pin_memory", "cuda", "new", "apply_", "map_", "map2_", "dim"),
-        *("ndimension", "element_size", "numel", "nelement", "is_floating_point", "is_complex", "is_conj"),
-        *("is_neg", "is_signed", "is_contiguous", "data_ptr", "const_data_ptr", "dim_order", "numpy"),
-        *("__array__", "tolist", "__len__", "__bool__", "__getitem__", "__setitem__", "type", "float"),
+        *("requires_grad_", "retain_grad", "detach", "detach_", "_is_view", "is_inference", "size"),
+        *("stride", "storage_offset", "get_device", "is_pinned", "pin_memory", "cuda", "new", "apply_"),
+        *("map_", "map2_", "dim", "ndimension", "element_size", "numel", "nelement", "is_floating_point"),
+        *("is_complex", "is_conj", "is_neg", "is_signed", "is_contiguous", "data_ptr", "const_data_ptr"),
+        *("dim_order", "numpy", "tolist", "__bool__", "__getitem__", "__setitem__", "type", "float"),
         *("double", "half", "bfloat16", "byte", "char", "short", "cfloat", "cdouble", "long", "int", "bool"),
-        *("to", "__deepcopy__", "cpu", "untyped_storage", "storage", "storage_type", "share_memory_"),
-        *("is_shared", "__dlpack__", "__reduce_ex__", "__float__", "__int__", "__index__", "item"),
-        *("new_tensor", "unique", "unique_consecutive", "lu", "stft", "__format__", "__repr__"),
+        *("to", "cpu", "untyped_storage", "__float__", "__int__", "__index__", "item", "new_tensor"),
+    ),
+    python_methods=(
+        *("register_hook", "register_post_accumulate_grad_hook", "backward", "__array__", "__len__"),
+        *("__deepcopy__", "storage", "storage_type", "share_memory_", "is_shared", "__dlpack__"),
+        *("__reduce_ex__", "unique", "unique_consecutive", "lu", "stft", "__format__", "__repr__"),
     ),
 )
 
@@ -1023,7 +1025,8 @@ def _nowrap_functions() -> frozenset[Any]:
     """What `Tensor.__torch_function__` returns unconverted (PyTorch's get_default_nowrap_functions):
     the getters of `.grad` and `._base` (routed or not)."""
     if not _NOWRAP:
-        _NOWRAP.append(frozenset(prop.__get__ for name in ("grad", "_base") for prop in routed_attributes(name)))
+        getters = [prop.__get__ for name in ("grad", "_base") for prop in routed_attributes(name)]
+        _NOWRAP.append(frozenset(getters))
     return _NOWRAP[0]
 
 

@@ -8,7 +8,7 @@ This module imports nothing of the framework, so that `Tensor` can use it while 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Final
 
@@ -81,7 +81,11 @@ class _DisabledTorchFunctionImpl:
     __name__ = __qualname__ = "_disabled_torch_function_impl"
 
     def __call__(
-        self, func: Any, types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
+        self,
+        func: Callable[..., Any],
+        types: Sequence[type],
+        args: Sequence[Any] = (),
+        kwargs: dict[str, Any] | None = None,
     ) -> Any:
         with DisableTorchFunctionSubclass():
             return func(*args, **(kwargs or {}))
@@ -105,7 +109,8 @@ def is_overloaded(value: object) -> bool:
     return (
         _DISABLED_STATE[0] == ENABLED
         and kind is not _tensor_class[0]
-        and getattr(kind, "__torch_function__", _disabled_torch_function_impl) is not _disabled_torch_function_impl
+        and getattr(kind, "__torch_function__", _disabled_torch_function_impl)
+        is not _disabled_torch_function_impl
     )
 
 
@@ -153,7 +158,9 @@ def call_mode(func: Any, types: tuple[type, ...], args: tuple[Any, ...], kwargs:
         MODES.append(mode)
 
 
-def dispatch(func: Any, name: str, overloaded: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def dispatch(
+    func: Any, name: str, overloaded: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
     """Call `func` through the protocol as PyTorch's argument parser does: the innermost mode
     first, then the `__torch_function__` of each overloaded argument in order; the first result
     that is not NotImplemented is returned. `name` (`torch.add`, `torch.Tensor.add`) is what the
@@ -177,7 +184,9 @@ def dispatch(func: Any, name: str, overloaded: list[Any], args: tuple[Any, ...],
     )
 
 
-def route(func: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], call: Callable[[], Any]) -> Any:
+def route(
+    func: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], call: Callable[[], Any]
+) -> Any:
     """The slow path of a public function or method (`args` holding `self` first): through the
     protocol when a mode is enabled or an argument is overloaded, else `call()`."""
     overloaded = overloaded_arguments(args, kwargs)
@@ -186,33 +195,45 @@ def route(func: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], c
     return call()
 
 
-def _routed_method(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+def _route_self(
+    func: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], call: Callable[[], Any]
+) -> Any:
+    """`route` as PyTorch's Python methods and its property getters do it: `self` (`args[0]`)
+    alone is the overloaded argument, plain or not (a mode receives its type)."""
+    self = args[0]
+    if is_torch_function_mode_enabled() or is_overloaded(self):
+        overloaded = [self] if _DISABLED_STATE[0] == ENABLED else []
+        return dispatch(func, name, overloaded, args, kwargs)
+    return call()
+
+
+def _routed_method(function: Callable[..., Any], name: str, python: bool) -> Callable[..., Any]:
     """A hand-written Tensor method going through `__torch_function__` as the generated ones
-    (`framework._method_table.method`), passing itself as `func`."""
+    (`framework._method_table.method`), passing itself as `func`; as PyTorch's methods written in
+    Python when `python` (`self` alone is checked, `_route_self`)."""
+    routing = _route_self if python else route
 
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
         if type(self) is _tensor_class[0] and not MODES:
             return function(self, *args, **kwargs)
-        return route(method, f"torch.Tensor.{name}", (self, *args), kwargs, lambda: function(self, *args, **kwargs))
+        return routing(
+            method, f"torch.Tensor.{name}", (self, *args), kwargs, lambda: function(self, *args, **kwargs)
+        )
 
     functools.update_wrapper(method, function)
     return method
 
 
 def _routed_property(prop: property, name: str) -> property:
-    """A Tensor property whose getter goes through `__torch_function__`, passing the property's
-    `__get__` as `func` (PyTorch's `Tensor.<name>.__get__`) and the tensor as the overloaded
-    argument, plain or not (a mode receives its type)."""
+    """A Tensor property whose getter goes through `__torch_function__` (`_route_self`), passing
+    the property's `__get__` as `func` (PyTorch's `Tensor.<name>.__get__`)."""
     getter = prop.fget
     assert getter is not None
 
     def get(self: Any) -> Any:
-        if type(self) is _tensor_class[0] and not MODES or not (
-            is_torch_function_mode_enabled() or is_overloaded(self)
-        ):
+        if type(self) is _tensor_class[0] and not MODES:
             return getter(self)
-        overloaded = [self] if _DISABLED_STATE[0] == ENABLED else []
-        return dispatch(routed.__get__, f"torch.Tensor.{name}.__get__", overloaded, (self,), {})
+        return _route_self(routed.__get__, f"torch.Tensor.{name}.__get__", (self,), {}, lambda: getter(self))
 
     routed = property(get, prop.fset, prop.fdel, prop.__doc__)
     return routed
@@ -225,14 +246,18 @@ the protocol (`route_subclass`), and on `Tensor` itself while a mode is pushed (
 plain tensor's methods and properties cost nothing more the rest of the time."""
 
 
-def route_attributes(cls: type, properties: tuple[str, ...], methods: tuple[str, ...]) -> None:
-    """Make the routed versions of `Tensor`'s hand-written `properties` and `methods`."""
+def route_attributes(
+    cls: type, properties: tuple[str, ...], methods: tuple[str, ...], python_methods: tuple[str, ...]
+) -> None:
+    """Make the routed versions of `Tensor`'s hand-written `properties` and `methods` (those
+    PyTorch writes in Python: `python_methods`)."""
     for name in properties:
         prop = cls.__dict__[name]
         _ROUTED[name] = (prop, _routed_property(prop, name))
-    for name in methods:
-        function = cls.__dict__[name]
-        _ROUTED[name] = (function, _routed_method(function, name))
+    for names, python in ((methods, False), (python_methods, True)):
+        for name in names:
+            function = cls.__dict__[name]
+            _ROUTED[name] = (function, _routed_method(function, name, python))
 
 
 def routed_attributes(name: str) -> tuple[Any, Any]:

@@ -97,7 +97,9 @@ def _public_name(func: Callable[..., Any]) -> str:
     return f"{module}.{getattr(func, '__name__', func)}"
 
 
-def handle_torch_function(public_api: Callable[..., Any], relevant_args: Iterable[Any], *args: Any, **kwargs: Any) -> Any:
+def handle_torch_function(
+    public_api: Callable[..., Any], relevant_args: Iterable[Any], *args: Any, **kwargs: Any
+) -> Any:
     """Call `public_api(*args, **kwargs)` through the protocol: the innermost enabled mode first,
     then the `__torch_function__` of each type of `relevant_args` (`_get_overloaded_args`); the
     first result that is not NotImplemented is returned, else a TypeError."""

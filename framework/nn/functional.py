@@ -12,16 +12,14 @@ from typing import Any, Final, cast
 import framework
 from framework._tensor import Tensor
 from framework.c10.dtypes import dtype as DType
-from framework.overrides import (
-    handle_torch_function,
-    has_torch_function,
-    has_torch_function_unary,
-    has_torch_function_variadic,
-    torch_function_dispatch,
-)
 from framework.nn._functional_shared import _adaptive_output_size, _max_pool, _verify_batch_size
 from framework.ops._iter import broadcast_shapes
 from framework.ops.kernels._registry import CPP_TYPE_NAMES
+from framework.overrides import handle_torch_function as handle_torch_function
+from framework.overrides import has_torch_function as has_torch_function
+from framework.overrides import has_torch_function_unary as has_torch_function_unary
+from framework.overrides import has_torch_function_variadic as has_torch_function_variadic
+from framework.overrides import torch_function_dispatch
 
 __all__ = [
     "adaptive_avg_pool2d",

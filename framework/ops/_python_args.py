@@ -82,6 +82,7 @@ bools where bools are); the parser passes it on as that Python number.  A Tensor
 `__torch_function__` is to be called now is not accepted: the parser then calls it
 (`PythonArgParser.unparsed`)."""
 
+
 def _tensor_subclass(value: object) -> bool:
     """Whether `value` is an instance of a Tensor subclass that takes no part in
     `__torch_function__` now (`nn.Parameter`, or any inside `DisableTorchFunctionSubclass`)."""

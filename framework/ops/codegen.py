@@ -284,10 +284,8 @@ def generate(functions: list[NativeFunction]) -> dict[str, str]:
         "    __slots__ = ()\n",
     ]
     methods_py += [f'    {m} = method("{m}")' for m in methods]
-    methods_py += [
-        f'    {op} = operator("{m}", "{op}")' if op in OWN_FUNCTION_OPERATORS else f'    {op} = operator("{m}")'
-        for op, m in binary
-    ]
+    own = {op: f', "{op}"' for op in OWN_FUNCTION_OPERATORS}
+    methods_py += [f'    {op} = operator("{m}"{own.get(op, "")})' for op, m in binary]
     methods_py += [f'    {op} = reflected("{op}", "{f}", swap={swap})' for op, f, swap in reflected]
     methods_py.append("    __rtruediv__ = rtruediv")
     methods_py += [f'    {op} = method("{m}")' for op, m in unary]
