@@ -140,6 +140,7 @@ from framework import func as func  # noqa: E402  (transforms over autograd and 
 from framework import linalg as linalg  # noqa: E402
 from framework import nn as nn  # noqa: E402  (modules use the operators registered above)
 from framework import optim as optim  # noqa: E402
+from framework import overrides as overrides  # noqa: E402  (the __torch_function__ protocol)
 from framework import return_types as return_types  # noqa: E402
 from framework import special as special  # noqa: E402
 from framework import testing as testing  # noqa: E402

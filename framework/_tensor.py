@@ -12,9 +12,16 @@ import numpy.typing as npt
 
 from framework import _indexing
 from framework._generated.tensor_methods import TensorMethods
+from framework._method_table import set_tensor_class
 from framework._size import SIZES as _SIZES
 from framework._size import Size, size_of
 from framework._tensor_str import format_tensor
+from framework._torch_function import (
+    DisableTorchFunctionSubclass,
+    route_attributes,
+    route_subclass,
+    routed_attributes,
+)
 from framework._typed_storage import TypedStorage, legacy_storage, warn_typed_storage_removal
 from framework.autograd import variable
 from framework.autograd.forward_ad import tangent_repr
@@ -100,6 +107,30 @@ class Tensor(TensorMethods):
 
     def __hash__(self) -> builtins.int:
         return id(self)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        route_subclass(cls)
+
+    @classmethod
+    def __torch_function__(
+        cls,
+        func: Callable[..., Any],
+        types: Sequence[builtins.type],
+        args: Sequence[Any] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
+        """PyTorch's default handler of the `__torch_function__` protocol (`framework.overrides`):
+        NotImplemented unless `cls` subclasses every type involved; else `func` runs with subclass
+        handlers disabled, and its tensor results (in tuples and lists too) become `cls` instances
+        (`as_subclass`), except for `.grad` and `._base`."""
+        if not all(issubclass(cls, t) for t in types):
+            return NotImplemented
+        with DisableTorchFunctionSubclass():
+            result = func(*args, **(kwargs or {}))
+            if func in _nowrap_functions():
+                return result
+            return _convert(result, cls)
 
     @property
     def requires_grad(self) -> builtins.bool:
@@ -963,6 +994,59 @@ class Tensor(TensorMethods):
             grad_fn=None if (fn := variable.grad_fn_of(impl)) is None else type(fn).__name__,
             tangent=tangent_repr(self),
         )
+
+
+set_tensor_class(Tensor)
+
+route_attributes(
+    Tensor,
+    properties=(
+        *("requires_grad", "grad", "grad_fn", "is_leaf", "output_nr", "retains_grad", "data", "_version"),
+        *("_base", "shape", "dtype", "device", "is_cpu", "is_meta", "is_cuda", "layout", "real", "imag"),
+        *("ndim", "itemsize", "nbytes", "T", "mT", "mH", "H", "volatile"),
+    ),
+    methods=(
+        *("requires_grad_", "retain_grad", "detach", "detach_", "_is_view", "is_inference", "size"),
+        *("stride", "storage_offset", "get_device", "is_pinned", "pin_memory", "cuda", "new", "apply_"),
+        *("map_", "map2_", "dim", "ndimension", "element_size", "numel", "nelement", "is_floating_point"),
+        *("is_complex", "is_conj", "is_neg", "is_signed", "is_contiguous", "data_ptr", "const_data_ptr"),
+        *("dim_order", "numpy", "tolist", "__bool__", "__getitem__", "__setitem__", "type", "float"),
+        *("double", "half", "bfloat16", "byte", "char", "short", "cfloat", "cdouble", "long", "int", "bool"),
+        *("to", "cpu", "untyped_storage", "__float__", "__int__", "__index__", "item", "new_tensor"),
+    ),
+    python_methods=(
+        *("register_hook", "register_post_accumulate_grad_hook", "backward", "__array__", "__len__"),
+        *("__deepcopy__", "storage", "storage_type", "share_memory_", "is_shared", "__dlpack__"),
+        *("__reduce_ex__", "unique", "unique_consecutive", "lu", "stft", "__format__", "__repr__"),
+    ),
+)
+
+
+def _convert(result: Any, cls: builtins.type[Tensor]) -> Any:
+    """`Tensor.__torch_function__`'s results as `cls`: a tensor not already one is `as_subclass`ed,
+    and so are the tensors of a tuple or list (a named tuple keeps its class)."""
+    if cls is Tensor:
+        return result
+    if isinstance(result, Tensor) and not isinstance(result, cls):
+        return result.as_subclass(cls)
+    if isinstance(result, (tuple, list)):
+        converted = [_convert(r, cls) for r in result]
+        if hasattr(result, "_fields"):
+            return type(result)(*converted)
+        return type(result)(converted)
+    return result
+
+
+_NOWRAP: list[frozenset[Any]] = []
+
+
+def _nowrap_functions() -> frozenset[Any]:
+    """What `Tensor.__torch_function__` returns unconverted (PyTorch's get_default_nowrap_functions):
+    the getters of `.grad` and `._base` (routed or not)."""
+    if not _NOWRAP:
+        getters = [prop.__get__ for name in ("grad", "_base") for prop in routed_attributes(name)]
+        _NOWRAP.append(frozenset(getters))
+    return _NOWRAP[0]
 
 
 def _real(t: Tensor) -> Tensor:

@@ -4,6 +4,7 @@ dispatched operators (`framework.ops.aten`), so autograd records the same graph 
 from __future__ import annotations
 
 import math
+import types
 import warnings
 from collections.abc import Sequence
 from typing import Any, Final, cast
@@ -14,6 +15,11 @@ from framework.c10.dtypes import dtype as DType
 from framework.nn._functional_shared import _adaptive_output_size, _max_pool, _verify_batch_size
 from framework.ops._iter import broadcast_shapes
 from framework.ops.kernels._registry import CPP_TYPE_NAMES
+from framework.overrides import handle_torch_function as handle_torch_function
+from framework.overrides import has_torch_function as has_torch_function
+from framework.overrides import has_torch_function_unary as has_torch_function_unary
+from framework.overrides import has_torch_function_variadic as has_torch_function_variadic
+from framework.overrides import torch_function_dispatch
 
 __all__ = [
     "adaptive_avg_pool2d",
@@ -1306,3 +1312,9 @@ from framework.nn import _functional_vision  # noqa: E402
 from framework.nn._functional_vision import *  # noqa: E402, F403
 
 __all__ += _functional_vision.__all__
+
+# ---- __torch_function__: every function above goes through the protocol (framework.overrides) ---
+
+for _name in __all__:
+    if isinstance(_function := globals()[_name], types.FunctionType):
+        globals()[_name] = torch_function_dispatch(_function)

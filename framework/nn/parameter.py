@@ -13,6 +13,7 @@ from typing import Any, ClassVar, NoReturn, cast
 
 import framework
 from framework._tensor import Tensor
+from framework._torch_function import _disabled_torch_function_impl
 from framework.autograd.graph import alias_impl
 from framework.autograd.variable import make_variable
 from framework.c10.device import Device
@@ -40,6 +41,9 @@ class Parameter(Tensor):
 
     __slots__ = ()
 
+    __torch_function__ = _disabled_torch_function_impl
+    """No `__torch_function__` handling: operators on parameters give plain tensors."""
+
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         super().__init__(_alias(data, requires_grad)._impl)
 
@@ -61,6 +65,8 @@ class Buffer(Tensor):
     `persistent`."""
 
     __slots__ = ("persistent",)
+
+    __torch_function__ = _disabled_torch_function_impl
 
     def __init__(self, data: Tensor | None = None, *, persistent: bool = True) -> None:
         super().__init__(_alias(data, data is not None and data.requires_grad)._impl)

@@ -13,6 +13,8 @@ from typing import Any, Final
 import attrs
 
 from framework._method_table import METHOD_PARSERS
+from framework._tensor import Tensor
+from framework._torch_function import MODES, route
 from framework.c10.dispatch.dispatcher import OperatorHandle, dispatcher
 from framework.c10.dispatch.schema import Argument, FunctionSchema
 from framework.ops._native import NativeFunction
@@ -113,7 +115,10 @@ def _parser(name: str, overloads: list[Overload], as_method: bool) -> PythonArgP
         )
         for o in overloads
     ]
-    return PythonArgParser(name, sigs)
+    if as_method:
+        return PythonArgParser(name, sigs, lambda: getattr(Tensor, name), f"torch.Tensor.{name}")
+    module = "torch" if overloads[0].python_module is None else f"torch.{overloads[0].python_module}"
+    return PythonArgParser(name, sigs, lambda: API_FUNCTIONS[name], f"{module}.{name}")
 
 
 FUNCTION_PARSERS: Final[dict[str, PythonArgParser]] = {}
@@ -130,12 +135,23 @@ def build(functions: list[NativeFunction]) -> None:
             METHOD_PARSERS[name] = _parser(name, as_methods, as_method=True)
 
 
+API_FUNCTIONS: Final[dict[str, Callable[..., Any]]] = {}
+"""Name -> the first function `function(name)` made: the public `framework.<name>` (or
+`framework.linalg.<name>`...) that `__torch_function__` receives as `func`."""
+
+
 def function(name: str) -> Callable[..., Any]:
     """The Python function `framework.<name>` (its parser is looked up when called, so that
-    importing generated code never depends on the operators registered at that moment)."""
+    importing generated code never depends on the operators registered at that moment). With a
+    `TorchFunctionMode` pushed it goes through `__torch_function__`, as it does from its parser
+    when an argument is overloaded."""
 
     def api_function(*args: Any, **kwargs: Any) -> Any:
-        return FUNCTION_PARSERS[name].call(args, kwargs)
+        if not MODES:
+            return FUNCTION_PARSERS[name].call(args, kwargs)
+        parser = FUNCTION_PARSERS[name]
+        return route(api_function, parser.public_name, args, kwargs, lambda: parser.call(args, kwargs))
 
     api_function.__name__ = api_function.__qualname__ = name
+    API_FUNCTIONS.setdefault(name, api_function)
     return api_function

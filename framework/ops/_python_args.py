@@ -27,6 +27,7 @@ import attrs
 import numpy as np
 
 from framework._tensor import Tensor
+from framework._torch_function import dispatch, is_overloaded, overloaded_arguments
 from framework._typed_storage import TypedStorage
 from framework.autograd.variable import make_variable
 from framework.c10.autograd_state import is_inference_mode_enabled
@@ -57,7 +58,7 @@ _INT_CHECK: Final = (
     "(type({v}) is int or (isinstance({v}, int) and not isinstance({v}, bool)) or isinstance({v}, _np_ints))"
 )
 _BASE_CHECKS: Final[dict[BaseTy, str]] = {
-    BaseTy.Tensor: "(type({v}) is _Tensor or isinstance({v}, _Tensor))",
+    BaseTy.Tensor: "(type({v}) is _Tensor or _tensor_subclass({v}))",
     BaseTy.int: _INT_CHECK,
     BaseTy.SymInt: _INT_CHECK,
     BaseTy.float: "(type({v}) is float or (isinstance({v}, _reals) and not isinstance({v}, bool)))",
@@ -77,10 +78,20 @@ _BASE_CHECKS: Final[dict[BaseTy, str]] = {
 """For each base type, a Python expression over the variable `{v}`: whether its value can be
 passed where a schema expects that type (types not listed accept nothing).  As in PyTorch, a NumPy
 scalar goes where a Python number of its kind does (NumPy integers where ints are expected, NumPy
-bools where bools are); the parser passes it on as that Python number."""
+bools where bools are); the parser passes it on as that Python number.  A Tensor subclass whose
+`__torch_function__` is to be called now is not accepted: the parser then calls it
+(`PythonArgParser.unparsed`)."""
+
+
+def _tensor_subclass(value: object) -> bool:
+    """Whether `value` is an instance of a Tensor subclass that takes no part in
+    `__torch_function__` now (`nn.Parameter`, or any inside `DisableTorchFunctionSubclass`)."""
+    return isinstance(value, Tensor) and not is_overloaded(value)
+
 
 _ENV: Final[dict[str, Any]] = {
     "_Tensor": Tensor,
+    "_tensor_subclass": _tensor_subclass,
     "_reals": (int, float, np.integer, np.floating),
     "_numbers": (int, float, complex, np.number, np.bool_),
     "_np_ints": np.integer,
@@ -660,9 +671,9 @@ def _call_source(i: int, sig: PythonSignature, keywords: bool) -> list[str]:
 def parser_function(parser: PythonArgParser) -> Callable[..., Any]:
     """The generated `call(args, kwargs)` of a parser (`call(args, kwargs, self_)` for methods):
     tries the signatures in order and calls the operator of the first that the arguments fit;
-    raises the parser's `TypeError` when none does."""
+    when none does, `parser.unparsed` (`__torch_function__`, or the parser's `TypeError`)."""
     env: dict[str, Any] = {
-        "_error": parser.error,
+        "_unparsed": parser.unparsed,
         "_int_sequence": _ENV[_list_checker(BaseType(BaseTy.int))],
         "_wrapped_number": wrapped_number,
         "_CPU": CPU,
@@ -684,7 +695,7 @@ def parser_function(parser: PythonArgParser) -> Callable[..., Any]:
         + [f"        {line}" for line in blocks[False] or ["pass"]]
         + ["    else:"]
         + [f"        {line}" for line in blocks[True]]
-        + ["    raise _error(args, kwargs)", ""]
+        + [f"    return _unparsed(args, kwargs{self_})", ""]
     )
     namespace: dict[str, Any] = {}
     exec(compile(source, f"<parser {parser.name}>", "exec"), {**_ENV, **env}, namespace)
@@ -696,11 +707,31 @@ class PythonArgParser:
     """All signatures of one Python name; `call(args, kwargs[, self_])` picks the first that
     fits (a function generated from the signatures, see `parser_function`)."""
 
-    __slots__ = ("call", "name", "numbers_as_tensors", "scalar_handle", "signatures", "tensor_handle")
+    __slots__ = (
+        "call",
+        "name",
+        "numbers_as_tensors",
+        "public",
+        "public_name",
+        "scalar_handle",
+        "signatures",
+        "tensor_handle",
+    )
 
-    def __init__(self, name: str, signatures: Sequence[PythonSignature]) -> None:
+    def __init__(
+        self,
+        name: str,
+        signatures: Sequence[PythonSignature],
+        public: Callable[[], Callable[..., Any]],
+        public_name: str,
+    ) -> None:
         self.name = name
         self.signatures = tuple(signatures)
+        self.public = public
+        """The public function or method that calls this parser (looked up when needed): what
+        `__torch_function__` receives as `func`."""
+        self.public_name = public_name
+        """Its name in PyTorch's messages (`torch.add`, `torch.Tensor.add`)."""
         self.tensor_handle = _binary_handle(self.signatures, BaseTy.Tensor)
         """For methods: the overload `self.<name>(tensor)` calls."""
         self.scalar_handle = _binary_handle(self.signatures, BaseTy.Scalar)
@@ -716,6 +747,15 @@ class PythonArgParser:
         if isinstance(self.call, types.MethodType):  # not generated yet (else: held from before)
             self.call = parser_function(self)
         return self.call(*arguments)
+
+    def unparsed(self, args: tuple[Any, ...], kwargs: dict[str, Any], self_: Any = _MISSING) -> Any:
+        """A call no signature fits: through `__torch_function__` when an argument is overloaded
+        (a Tensor subclass or another type with a `__torch_function__`), else the TypeError."""
+        full = args if self_ is _MISSING else (self_, *args)
+        overloaded = overloaded_arguments(full, kwargs)
+        if overloaded:
+            return dispatch(self.public(), self.public_name, overloaded, full, kwargs)
+        raise self.error(args, kwargs)
 
     def error(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TypeError:
         got = describe_call(args, kwargs)

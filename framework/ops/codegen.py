@@ -80,6 +80,11 @@ OPERATORS: Final[tuple[tuple[str, str], ...]] = (
     ("__gt__", "gt"),
     ("__ge__", "ge"),
 )
+# The operators PyTorch passes to `__torch_function__` as themselves (`Tensor.__and__`); the
+# others pass the method they call (`x + y` passes `Tensor.add`).
+OWN_FUNCTION_OPERATORS: Final = frozenset(
+    ("__and__", "__or__", "__xor__", "__iand__", "__ior__", "__ixor__", "__eq__", "__floordiv__")
+)
 # The other reflected operators, as PyTorch's Tensor defines them: the function each calls and
 # whether it takes the operands swapped (`2 ** t` is `pow(2, t)`, `2 - t` is `rsub(t, 2)`).
 # `__rtruediv__` is `self.reciprocal() * other` (`framework._method_table.rtruediv`).
@@ -279,8 +284,9 @@ def generate(functions: list[NativeFunction]) -> dict[str, str]:
         "    __slots__ = ()\n",
     ]
     methods_py += [f'    {m} = method("{m}")' for m in methods]
-    methods_py += [f'    {op} = operator("{m}")' for op, m in binary]
-    methods_py += [f'    {op} = reflected("{f}", swap={swap})' for op, f, swap in reflected]
+    own = {op: f', "{op}"' for op in OWN_FUNCTION_OPERATORS}
+    methods_py += [f'    {op} = operator("{m}"{own.get(op, "")})' for op, m in binary]
+    methods_py += [f'    {op} = reflected("{op}", "{f}", swap={swap})' for op, f, swap in reflected]
     methods_py.append("    __rtruediv__ = rtruediv")
     methods_py += [f'    {op} = method("{m}")' for op, m in unary]
     methods_py.append("")
