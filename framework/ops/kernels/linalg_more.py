@@ -568,6 +568,21 @@ def linalg_eigvals(self: Tensor) -> Tensor:
 # ---- householder_product ----------------------------------------------------------------------
 
 
+def check_tau_batch(op: str, a: Tensor, t: Tensor) -> None:
+    """PyTorch's checks that `tau` has one dimension less than `input` and its batch dimensions
+    (householder_product, ormqr)."""
+    if a.dim() - t.dim() != 1:
+        raise RuntimeError(
+            f"{op}: Expected tau to have one dimension less than input, but got tau.ndim equal to {t.dim()} "
+            f"and input.ndim is equal to {a.dim()}"
+        )
+    if t.sizes[:-1] != a.sizes[:-2]:
+        raise RuntimeError(
+            f"{op}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
+            f"{list(t.sizes[:-1])}"
+        )
+
+
 def _householder_checks(input: Tensor, tau: Tensor) -> None:
     op = "torch.linalg.householder_product"
     a, t = input._impl, tau._impl
@@ -579,16 +594,7 @@ def _householder_checks(input: Tensor, tau: Tensor) -> None:
         raise RuntimeError(f"{op}: input.shape[-2] must be greater than or equal to input.shape[-1]")
     if a.sizes[-1] < t.sizes[-1]:
         raise RuntimeError(f"{op}: input.shape[-1] must be greater than or equal to tau.shape[-1]")
-    if a.dim() - t.dim() != 1:
-        raise RuntimeError(
-            f"{op}: Expected tau to have one dimension less than input, but got tau.ndim equal to {t.dim()} "
-            f"and input.ndim is equal to {a.dim()}"
-        )
-    if t.sizes[:-1] != a.sizes[:-2]:
-        raise RuntimeError(
-            f"{op}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
-            f"{list(t.sizes[:-1])}"
-        )
+    check_tau_batch(op, a, t)
     if t.dtype is not a.dtype:
         raise RuntimeError(
             f"{op}: tau dtype {t.dtype.scalar_type_name} does not match input dtype "

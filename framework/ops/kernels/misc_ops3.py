@@ -32,7 +32,7 @@ from framework.ops.kernels._registry import (
     same_device,
     wrap_dim,
 )
-from framework.ops.kernels.linalg_more import _lapack_dtype, _mH, householder_vector
+from framework.ops.kernels.linalg_more import _lapack_dtype, _mH, check_tau_batch, householder_vector
 from framework.ops.kernels.nn import _check_indices
 
 Array = npt.NDArray[Any]
@@ -56,16 +56,7 @@ def _ormqr_checks(input: Tensor, tau: Tensor, other: Tensor, left: bool) -> None
         raise RuntimeError(f"{op}: other.shape[{side}] must be equal to input.shape[-2]")
     if t.sizes[-1] != min(c.sizes[side], a.sizes[-1]):
         raise RuntimeError(f"{op}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])")
-    if a.dim() - t.dim() != 1:
-        raise RuntimeError(
-            f"{op}: Expected tau to have one dimension less than input, but got tau.ndim equal to {t.dim()} "
-            f"and input.ndim is equal to {a.dim()}"
-        )
-    if t.sizes[:-1] != a.sizes[:-2]:
-        raise RuntimeError(
-            f"{op}: Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
-            f"{list(t.sizes[:-1])}"
-        )
+    check_tau_batch(op, a, t)
     if c.dim() != a.dim():
         raise RuntimeError(
             f"{op}: Expected other to have the same number of dimensions as input, but got other.ndim "
