@@ -271,7 +271,7 @@ def route_subclass(cls: type) -> None:
     if getattr(cls, "__torch_function__", None) is _disabled_torch_function_impl:
         return
     for name, (plain, routed) in _ROUTED.items():
-        if getattr(cls, name) is plain:
+        if getattr(cls, name) in (plain, routed):  # Tensor's own (routed while a mode is pushed)
             setattr(cls, name, routed)
 
 

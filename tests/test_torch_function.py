@@ -219,6 +219,7 @@ def test_mode_counts_every_call(lib: Any) -> None:
         _ = b.shape
         lib.nn.functional.relu(b).sum().backward()
         z = lib.zeros(2)
+        logged = _logging_subclass(lib, [])  # defined while the mode is pushed
     assert seen == [
         ("mul", ()),
         ("add", ()),
@@ -229,6 +230,7 @@ def test_mode_counts_every_call(lib: Any) -> None:
         ("zeros", ()),
     ]
     np.testing.assert_allclose(a.grad.numpy(), [2.0, 2.0])
+    assert type(lib.ones(1).as_subclass(logged)[0]).__name__ == "Logged"
     seen.clear()
     _ = (a + z).dim()
     assert seen == []  # popped: plain tensors take the fast paths again
