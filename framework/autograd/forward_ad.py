@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import weakref
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from framework.autograd.grad_mode import _DecoratorContextManager
 from framework.autograd.variable import AutogradMeta, ViewMeta, _meta
@@ -261,15 +261,3 @@ def tangent_repr(tensor: Tensor) -> str | None:
         return None
     return repr(tangent.item()) if tangent.dim() == 0 else repr(tangent)
 
-
-def has_tangents(values: Any) -> bool:
-    """Whether any tensor among `values` (tensors, None, lists of them) has a tangent."""
-    from framework._tensor import Tensor
-
-    for value in values:
-        if isinstance(value, Tensor):
-            if fw_grad(value) is not None:
-                return True
-        elif isinstance(value, (list, tuple)) and has_tangents(value):
-            return True
-    return False

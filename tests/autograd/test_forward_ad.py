@@ -253,11 +253,13 @@ def test_off_costs_nothing_and_switch_is_restored() -> None:
     with fwAD.dual_level():
         assert fwAD.ACTIVE == [0]
         fwAD._set_fwd_grad_enabled(False)
+        assert not fwAD._is_fwd_grad_enabled()
         try:
             x = fwAD.make_dual(_t([1.0]), _t([1.0]))
             assert fwAD.unpack_dual(x * 2).tangent is None
         finally:
             fwAD._set_fwd_grad_enabled(True)
+        assert fwAD._is_fwd_grad_enabled()
         assert fwAD.unpack_dual(x * 2).tangent is not None
     assert fwAD.ACTIVE == []
 

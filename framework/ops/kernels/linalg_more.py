@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from framework._tensor import Tensor
 from framework.c10.dtypes import bool_, int32, int64, numpy_finfo, promote_types
+from framework.c10.tensor_impl import TensorImpl
 from framework.ops._iter import Number, broadcast_shapes
 from framework.ops.kernels._registry import (
     array,
@@ -568,7 +569,7 @@ def linalg_eigvals(self: Tensor) -> Tensor:
 # ---- householder_product ----------------------------------------------------------------------
 
 
-def check_tau_batch(op: str, a: Tensor, t: Tensor) -> None:
+def check_tau_batch(op: str, a: TensorImpl, t: TensorImpl) -> None:
     """PyTorch's checks that `tau` has one dimension less than `input` and its batch dimensions
     (householder_product, ormqr)."""
     if a.dim() - t.dim() != 1:
